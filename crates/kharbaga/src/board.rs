@@ -1,0 +1,309 @@
+//! Board geometry: the eight line directions, neighbours, rays and edges, as tables built at
+//! compile time.
+//!
+//! With the point numbering of [`Point`] (`(9y + x) / 2`), a step in a direction is a fixed
+//! index offset, so a whole set of points steps at once with one shift of a [`Bitboard`]
+//! ([`shift`]); the per-direction masks keep steps from wrapping around an edge and keep
+//! orthogonal steps on the grid points (cell centres have only diagonal lines).
+
+use crate::bitboard::Bitboard;
+use crate::point::{Point, NUM_POINTS};
+
+/// One of the eight directions along the board's lines.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Up the board (towards rank 9), along a file; grid points only.
+    N = 0,
+    /// Up and right along a diagonal.
+    NE = 1,
+    /// Right along a rank; grid points only.
+    E = 2,
+    /// Down and right along a diagonal.
+    SE = 3,
+    /// Down along a file; grid points only.
+    S = 4,
+    /// Down and left along a diagonal.
+    SW = 5,
+    /// Left along a rank; grid points only.
+    W = 6,
+    /// Up and left along a diagonal.
+    NW = 7,
+}
+
+impl Direction {
+    /// All eight directions, clockwise from north.
+    pub const ALL: [Direction; 8] = [
+        Direction::N,
+        Direction::NE,
+        Direction::E,
+        Direction::SE,
+        Direction::S,
+        Direction::SW,
+        Direction::W,
+        Direction::NW,
+    ];
+
+    /// The index of the direction, `0..8`, clockwise from north.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The direction pointing the other way.
+    #[inline]
+    pub const fn opposite(self) -> Direction {
+        Direction::ALL[(self as usize + 4) % 8]
+    }
+
+    /// The step in doubled coordinates `(dx, dy)`.
+    pub const fn dxdy(self) -> (i8, i8) {
+        match self {
+            Direction::N => (0, 2),
+            Direction::NE => (1, 1),
+            Direction::E => (2, 0),
+            Direction::SE => (1, -1),
+            Direction::S => (0, -2),
+            Direction::SW => (-1, -1),
+            Direction::W => (-2, 0),
+            Direction::NW => (-1, 1),
+        }
+    }
+
+    /// Whether the direction runs along a file or a rank (only grid points have those lines).
+    #[inline]
+    pub const fn is_orthogonal(self) -> bool {
+        (self as usize) % 2 == 0
+    }
+
+    /// The change of point index for one step: `(9 dy + dx) / 2`.
+    #[inline]
+    pub const fn delta(self) -> i8 {
+        let (dx, dy) = self.dxdy();
+        (dy * 9 + dx) / 2
+    }
+}
+
+const fn neighbour_raw(p: u8, d: Direction) -> Option<Point> {
+    let pt = Point::new_unchecked(p);
+    if d.is_orthogonal() && !pt.is_grid() {
+        return None;
+    }
+    let (dx, dy) = d.dxdy();
+    let x = pt.x() as i8 + dx;
+    let y = pt.y() as i8 + dy;
+    if x < 0 || y < 0 || x > 8 || y > 8 {
+        return None;
+    }
+    Point::from_xy(x as u8, y as u8)
+}
+
+const fn build_neighbours() -> [[Option<Point>; 8]; NUM_POINTS] {
+    let mut t = [[None; 8]; NUM_POINTS];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        let mut d = 0;
+        while d < 8 {
+            t[p][d] = neighbour_raw(p as u8, Direction::ALL[d]);
+            d += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const fn build_step_masks() -> [Bitboard; 8] {
+    let mut m = [Bitboard::EMPTY; 8];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        let mut d = 0;
+        while d < 8 {
+            if NEIGHBOURS[p][d].is_some() {
+                m[d] = Bitboard(m[d].0 | (1u64 << p));
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    m
+}
+
+const fn build_jump_masks() -> [Bitboard; 8] {
+    let mut m = [Bitboard::EMPTY; 8];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        let mut d = 0;
+        while d < 8 {
+            if let Some(q) = NEIGHBOURS[p][d] {
+                if NEIGHBOURS[q.index()][d].is_some() {
+                    m[d] = Bitboard(m[d].0 | (1u64 << p));
+                }
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    m
+}
+
+const fn build_rays() -> [[Bitboard; 8]; NUM_POINTS] {
+    let mut r = [[Bitboard::EMPTY; 8]; NUM_POINTS];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        let mut d = 0;
+        while d < 8 {
+            let mut bits = 0u64;
+            let mut cur = NEIGHBOURS[p][d];
+            while let Some(q) = cur {
+                bits |= 1u64 << q.index();
+                cur = NEIGHBOURS[q.index()][d];
+            }
+            r[p][d] = Bitboard(bits);
+            d += 1;
+        }
+        p += 1;
+    }
+    r
+}
+
+/// `NEIGHBOURS[p][d]`: the point one step from `p` in direction `d`, if the line goes on.
+pub const NEIGHBOURS: [[Option<Point>; 8]; NUM_POINTS] = build_neighbours();
+/// `STEP_MASKS[d]`: the points that have a neighbour in direction `d`.
+pub const STEP_MASKS: [Bitboard; 8] = build_step_masks();
+/// `JUMP_MASKS[d]`: the points from which a short leap in direction `d` stays on the line.
+pub const JUMP_MASKS: [Bitboard; 8] = build_jump_masks();
+/// `RAYS[p][d]`: every point beyond `p` in direction `d`, to the edge of the board.
+pub const RAYS: [[Bitboard; 8]; NUM_POINTS] = build_rays();
+
+/// The point one step from `p` in direction `d`, if the line goes on.
+#[inline]
+pub fn neighbour(p: Point, d: Direction) -> Option<Point> {
+    NEIGHBOURS[p.index()][d.index()]
+}
+
+/// The points beyond `p` in direction `d`, to the edge.
+#[inline]
+pub fn ray(p: Point, d: Direction) -> Bitboard {
+    RAYS[p.index()][d.index()]
+}
+
+/// Moves every point of `bb` that has a neighbour in direction `d` one step along `d`;
+/// the others fall off.
+#[inline]
+pub fn shift(bb: Bitboard, d: Direction) -> Bitboard {
+    let src = (bb & STEP_MASKS[d.index()]).0;
+    let delta = d.delta();
+    Bitboard(if delta > 0 {
+        src << delta
+    } else {
+        src >> (-delta)
+    })
+}
+
+/// The first point of `occupied` met going from `p` in direction `d`, if any.
+#[inline]
+pub fn first_on_ray(p: Point, d: Direction, occupied: Bitboard) -> Option<Point> {
+    let hits = ray(p, d) & occupied;
+    if d.delta() > 0 {
+        hits.first()
+    } else {
+        hits.last()
+    }
+}
+
+/// The empty points from `p` in direction `d` up to (not including) the first point of
+/// `occupied`, and that first point if there is one.
+#[inline]
+pub fn run_until(p: Point, d: Direction, occupied: Bitboard) -> (Bitboard, Option<Point>) {
+    let r = ray(p, d);
+    match first_on_ray(p, d, occupied) {
+        Some(b) => (r & !(ray(b, d).with(b)), Some(b)),
+        None => (r, None),
+    }
+}
+
+/// The lines of the board as edges between neighbouring points, each once (from its lower
+/// end: the step N, NE, NW or E leads to the other end).
+pub fn edges() -> impl Iterator<Item = (Point, Point)> {
+    Point::all().flat_map(|p| {
+        [Direction::N, Direction::NE, Direction::E, Direction::NW]
+            .into_iter()
+            .filter_map(move |d| neighbour(p, d).map(|q| (p, q)))
+    })
+}
+
+/// The points of one rank, `y` in doubled coordinates (`0` is rank 1).
+pub fn rank(y: u8) -> Bitboard {
+    Point::all().filter(|p| p.y() == y).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn point_counts_and_degrees() {
+        let grid = Point::all().filter(|p| p.is_grid()).count();
+        assert_eq!(grid, 25);
+        assert_eq!(Point::all().count() - grid, 16);
+        for p in Point::all() {
+            let deg = Direction::ALL.iter().filter(|&&d| neighbour(p, d).is_some()).count();
+            if p.is_grid() {
+                assert!((3..=8).contains(&deg), "{p} has {deg}");
+            } else {
+                assert_eq!(deg, 4, "centre {p}");
+            }
+        }
+        assert_eq!(Direction::ALL.iter().filter(|&&d| neighbour(pt("e5"), d).is_some()).count(), 8);
+        assert_eq!(Direction::ALL.iter().filter(|&&d| neighbour(pt("a1"), d).is_some()).count(), 3);
+    }
+
+    #[test]
+    fn edges_count_104() {
+        let all: Vec<_> = edges().collect();
+        assert_eq!(all.len(), 104);
+        let orth = all.iter().filter(|(p, q)| p.x() == q.x() || p.y() == q.y()).count();
+        assert_eq!(orth, 40);
+    }
+
+    #[test]
+    fn neighbours_are_symmetric_and_shift_agrees() {
+        for p in Point::all() {
+            for d in Direction::ALL {
+                if let Some(q) = neighbour(p, d) {
+                    assert_eq!(neighbour(q, d.opposite()), Some(p));
+                    assert_eq!(shift(Bitboard::from_point(p), d), Bitboard::from_point(q));
+                } else {
+                    assert!(shift(Bitboard::from_point(p), d).is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn named_neighbours() {
+        assert_eq!(neighbour(pt("e3"), Direction::N), Some(pt("e5")));
+        assert_eq!(neighbour(pt("d4"), Direction::NE), Some(pt("e5")));
+        assert_eq!(neighbour(pt("d4"), Direction::N), None);
+        assert_eq!(neighbour(pt("i5"), Direction::E), None);
+        assert_eq!(neighbour(pt("i5"), Direction::NW), Some(pt("h6")));
+        assert_eq!(neighbour(pt("a1"), Direction::SW), None);
+    }
+
+    #[test]
+    fn rays_and_runs() {
+        assert_eq!(ray(pt("a1"), Direction::NE).count(), 8);
+        assert_eq!(ray(pt("a1"), Direction::N).count(), 4);
+        assert_eq!(ray(pt("b2"), Direction::N).count(), 0);
+        let occ = Bitboard::from_point(pt("e5"));
+        let (run, hit) = run_until(pt("a1"), Direction::NE, occ);
+        assert_eq!(hit, Some(pt("e5")));
+        assert_eq!(run, [pt("b2"), pt("c3"), pt("d4")].into_iter().collect());
+        let (run, hit) = run_until(pt("i9"), Direction::SW, occ);
+        assert_eq!(hit, Some(pt("e5")));
+        assert_eq!(run.count(), 3);
+    }
+}
