@@ -21,7 +21,8 @@
 //! let pos = Position::start();
 //! let mv = pos.parse_move(&rules, "d4-e5").unwrap();
 //! let next = pos.play(&mv);
-//! assert_eq!(next.legal_moves(&rules).len(), 2); // White must capture e5, from f6 or c5
+//! let replies: Vec<String> = next.legal_moves(&rules).iter().map(|m| m.to_string()).collect();
+//! assert_eq!(replies, ["f6xd4"]); // White must capture the man on e5
 //! ```
 //!
 //! Detect the end of a game:
