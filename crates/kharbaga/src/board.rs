@@ -173,6 +173,27 @@ pub const STEP_MASKS: [Bitboard; 8] = build_step_masks();
 pub const JUMP_MASKS: [Bitboard; 8] = build_jump_masks();
 /// `RAYS[p][d]`: every point beyond `p` in direction `d`, to the edge of the board.
 pub const RAYS: [[Bitboard; 8]; NUM_POINTS] = build_rays();
+/// `LEAPS[p][d]`: the jumped point and the landing point of a short leap from `p` in
+/// direction `d`, if the line is long enough.
+pub const LEAPS: [[Option<(Point, Point)>; 8]; NUM_POINTS] = build_leaps();
+
+const fn build_leaps() -> [[Option<(Point, Point)>; 8]; NUM_POINTS] {
+    let mut t = [[None; 8]; NUM_POINTS];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        let mut d = 0;
+        while d < 8 {
+            if let Some(over) = NEIGHBOURS[p][d] {
+                if let Some(land) = NEIGHBOURS[over.index()][d] {
+                    t[p][d] = Some((over, land));
+                }
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    t
+}
 
 /// The point one step from `p` in direction `d`, if the line goes on.
 #[inline]
@@ -188,15 +209,35 @@ pub fn ray(p: Point, d: Direction) -> Bitboard {
 
 /// Moves every point of `bb` that has a neighbour in direction `d` one step along `d`;
 /// the others fall off.
-#[inline]
+#[inline(always)]
 pub fn shift(bb: Bitboard, d: Direction) -> Bitboard {
-    let src = (bb & STEP_MASKS[d.index()]).0;
-    let delta = d.delta();
-    Bitboard(if delta > 0 {
-        src << delta
+    Bitboard(shift_raw((bb & STEP_MASKS[d.index()]).0, d.delta()))
+}
+
+/// Shifts every bit of `bb` by `delta` places (up for positive), without any masking.
+#[inline(always)]
+fn shift_raw(bb: u64, delta: i8) -> u64 {
+    if delta > 0 {
+        bb << delta
     } else {
-        src >> (-delta)
-    })
+        bb >> (-delta)
+    }
+}
+
+/// The landing points of the short leaps in direction `d` by pieces on `from` over a point
+/// of `over` onto a point of `landing`.
+#[inline(always)]
+pub fn leap_landings(from: Bitboard, d: Direction, over: Bitboard, landing: Bitboard) -> Bitboard {
+    let delta = d.delta();
+    let src = (from & JUMP_MASKS[d.index()]).0;
+    Bitboard(shift_raw(src, 2 * delta) & shift_raw(over.0, delta) & landing.0)
+}
+
+/// The start points of short leaps in direction `d` that land on `landings` (the inverse
+/// of [`leap_landings`] for landing points it returned).
+#[inline(always)]
+pub fn leap_sources(landings: Bitboard, d: Direction) -> Bitboard {
+    Bitboard(shift_raw(landings.0, -2 * d.delta()))
 }
 
 /// The first point of `occupied` met going from `p` in direction `d`, if any.

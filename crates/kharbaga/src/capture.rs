@@ -1,27 +1,86 @@
 //! Capture sequences: the depth-first search that follows a piece from landing point to
-//! landing point, under every removal and promotion option.
+//! landing point, under every removal and promotion option, and the bitboard test for a first
+//! hop that decides which pieces to search at all.
 
 use crate::bitboard::Bitboard;
-use crate::board::{neighbour, run_until, Direction};
+use crate::board::{leap_landings, leap_sources, run_until, Direction, LEAPS};
 use crate::color::Color;
 use crate::moves::{Move, MAX_PATH};
 use crate::point::Point;
 use crate::position::Position;
 use crate::rules::{BackRank, Rules};
 
+use Direction::*;
+const ALL_WAYS: [Direction; 8] = Direction::ALL;
+const BLACK_NOT_BACK: [Direction; 5] = [N, NE, E, W, NW];
+const WHITE_NOT_BACK: [Direction; 5] = [S, SE, E, W, SW];
+
 /// The directions a man of `color` may capture in under `rules`.
 pub(crate) fn man_capture_directions(rules: &Rules, color: Color) -> &'static [Direction] {
-    use Direction::*;
     match (rules.men_capture_backwards, color) {
-        (true, _) => &Direction::ALL,
-        (false, Color::Black) => &[N, NE, E, W, NW],
-        (false, Color::White) => &[S, SE, E, W, SW],
+        (true, _) => &ALL_WAYS,
+        (false, Color::Black) => &BLACK_NOT_BACK,
+        (false, Color::White) => &WHITE_NOT_BACK,
     }
 }
 
-/// Every capture sequence of the side to move, each path separately, appended to `out`.
+#[inline(always)]
+fn hops_in<const N: usize>(
+    dirs: &[Direction; N],
+    men: Bitboard,
+    enemies: Bitboard,
+    empty: Bitboard,
+    mut each: impl FnMut(Direction, Bitboard),
+) {
+    for &d in dirs {
+        each(d, leap_landings(men, d, enemies, empty));
+    }
+}
+
+/// Calls `each(direction, landings)` with the landing points of the first hops of `men` (of
+/// `color`) in each direction men may capture in: one bitboard operation per direction.
+#[inline]
+pub(crate) fn man_first_hops(
+    rules: &Rules,
+    color: Color,
+    men: Bitboard,
+    enemies: Bitboard,
+    empty: Bitboard,
+    each: impl FnMut(Direction, Bitboard),
+) {
+    match (rules.men_capture_backwards, color) {
+        (true, _) => hops_in(&ALL_WAYS, men, enemies, empty, each),
+        (false, Color::Black) => hops_in(&BLACK_NOT_BACK, men, enemies, empty, each),
+        (false, Color::White) => hops_in(&WHITE_NOT_BACK, men, enemies, empty, each),
+    }
+}
+
+/// The men of the side to move that can make a first hop.
+fn men_that_capture(pos: &Position, rules: &Rules) -> Bitboard {
+    let us = pos.turn();
+    let mut movers = Bitboard::EMPTY;
+    man_first_hops(rules, us, pos.men(us), pos.pieces(!us), pos.empty(), |d, landings| {
+        movers |= leap_sources(landings, d);
+    });
+    movers
+}
+
+/// Receives each capture sequence found.
+pub(crate) trait Sink {
+    /// One maximal sequence (or single hop without chains) from `from` through `path`.
+    fn emit(&mut self, from: Point, path: &[Point], captured: Bitboard);
+}
+
+impl Sink for Vec<Move> {
+    #[inline]
+    fn emit(&mut self, from: Point, path: &[Point], captured: Bitboard) {
+        self.push(Move::capture(from, path, captured));
+    }
+}
+
+/// Every capture sequence of the side to move, each path separately, given to `sink`.
 /// Sequences are maximal when chains are on; no majority filter, no merging.
-pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, out: &mut Vec<Move>) {
+pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
     let us = pos.turn();
     let mut search = CaptureSearch {
         rules,
@@ -33,9 +92,9 @@ pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, out: &mut Vec<Mov
         from: Point::E5,
         path: [Point::E5; MAX_PATH],
         len: 0,
-        out,
+        sink,
     };
-    for from in pos.men(us) {
+    for from in men_that_capture(pos, rules) {
         search.start(from);
         search.man(from, Bitboard::EMPTY);
     }
@@ -45,7 +104,7 @@ pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, out: &mut Vec<Mov
     }
 }
 
-struct CaptureSearch<'a> {
+struct CaptureSearch<'a, S: Sink> {
     rules: &'a Rules,
     promotion_y: u8,
     man_dirs: &'static [Direction],
@@ -58,10 +117,10 @@ struct CaptureSearch<'a> {
     from: Point,
     path: [Point; MAX_PATH],
     len: usize,
-    out: &'a mut Vec<Move>,
+    sink: &'a mut S,
 }
 
-impl CaptureSearch<'_> {
+impl<S: Sink> CaptureSearch<'_, S> {
     fn start(&mut self, from: Point) {
         // The moving piece's start point counts as empty for the whole sequence.
         self.occupied = self.all.without(from);
@@ -79,12 +138,13 @@ impl CaptureSearch<'_> {
         }
     }
 
+    #[inline]
     fn emit(&mut self, captured: Bitboard) {
-        self.out
-            .push(Move::capture(self.from, &self.path[..self.len], captured));
+        self.sink
+            .emit(self.from, &self.path[..self.len], captured);
     }
 
-    /// Follows one more hop to `land` taking `over`, then goes on as `next` says.
+    /// Records the hop to `land`, then ends the sequence (no chains) or goes on with `next`.
     #[inline]
     fn hop(&mut self, land: Point, captured: Bitboard, next: impl FnOnce(&mut Self)) {
         self.path[self.len] = land;
@@ -102,16 +162,10 @@ impl CaptureSearch<'_> {
         let blockers = self.blockers(captured);
         let mut found = false;
         for &d in self.man_dirs {
-            let Some(over) = neighbour(cur, d) else {
+            let Some((over, land)) = LEAPS[cur.index()][d.index()] else {
                 continue;
             };
-            if !targets.contains(over) {
-                continue;
-            }
-            let Some(land) = neighbour(over, d) else {
-                continue;
-            };
-            if blockers.contains(land) {
+            if !targets.contains(over) || blockers.contains(land) {
                 continue;
             }
             found = true;

@@ -4,8 +4,9 @@
 //! along rays; captures by the depth-first search of [`crate::capture`], then merged (same
 //! start, end and captured set is one move) and filtered by the majority rule.
 
-use crate::board::{run_until, shift, Direction, JUMP_MASKS};
-use crate::capture::{capture_sequences, man_capture_directions};
+use crate::bitboard::Bitboard;
+use crate::board::{run_until, shift, Direction};
+use crate::capture::{capture_sequences, man_first_hops, Sink};
 use crate::color::Color;
 use crate::moves::Move;
 use crate::point::Point;
@@ -75,7 +76,7 @@ impl Position {
             return;
         }
         capture_sequences(self, rules, out);
-        if rules.majority {
+        if rules.majority && rules.capture_chains {
             let most = out.iter().map(|m| m.captured().count()).max().unwrap_or(0);
             out.retain(|m| m.captured().count() == most);
         }
@@ -135,15 +136,10 @@ impl Position {
     fn count_single_hops(&self, rules: &Rules) -> u64 {
         let us = self.turn();
         let enemies = self.pieces(!us);
-        let empty = self.empty();
-        let men = self.men(us);
-        let mut n: u64 = man_capture_directions(rules, us)
-            .iter()
-            .map(|&d| {
-                let over = shift(men & JUMP_MASKS[d.index()], d) & enemies;
-                (shift(over, d) & empty).count() as u64
-            })
-            .sum();
+        let mut n = 0u64;
+        man_first_hops(rules, us, self.men(us), enemies, self.empty(), |_, landings| {
+            n += landings.count() as u64;
+        });
         let occupied = self.occupied();
         for from in self.mullahs(us) {
             for d in Direction::ALL {
@@ -161,13 +157,11 @@ impl Position {
     pub fn has_capture(&self, rules: &Rules) -> bool {
         let us = self.turn();
         let enemies = self.pieces(!us);
-        let empty = self.empty();
-        let men = self.men(us);
-        let by_men = man_capture_directions(rules, us).iter().any(|&d| {
-            let over = shift(men & JUMP_MASKS[d.index()], d) & enemies;
-            (shift(over, d) & empty).any()
+        let mut by_men = Bitboard::EMPTY;
+        man_first_hops(rules, us, self.men(us), enemies, self.empty(), |_, landings| {
+            by_men |= landings;
         });
-        by_men || {
+        by_men.any() || {
             let occupied = self.occupied();
             self.mullahs(us).iter().any(|from| {
                 Direction::ALL.iter().any(|&d| {
@@ -185,9 +179,9 @@ impl Position {
         let captures = if !rules.capture_chains {
             self.count_single_hops(rules)
         } else if self.has_capture(rules) {
-            let mut buf = Vec::new();
-            self.captures_into(rules, &mut buf, false);
-            buf.len() as u64
+            let mut distinct = DistinctCaptures::new(rules.majority);
+            capture_sequences(self, rules, &mut distinct);
+            distinct.count()
         } else {
             0
         };
@@ -206,5 +200,57 @@ impl Position {
     /// Whether `mv` is one of the legal moves (by its effect: start, end and captured set).
     pub fn is_legal(&self, rules: &Rules, mv: &Move) -> bool {
         self.legal_moves(rules).iter().any(|m| m.same_effect(mv))
+    }
+}
+
+/// Counts capture sequences by their effect (start, end, captured set), keeping only the
+/// largest under the majority rule, without building moves.
+struct DistinctCaptures {
+    majority: bool,
+    most: u32,
+    len: usize,
+    keys: [(Point, Point, Bitboard); 32],
+    more: Vec<(Point, Point, Bitboard)>,
+}
+
+impl DistinctCaptures {
+    fn new(majority: bool) -> DistinctCaptures {
+        DistinctCaptures {
+            majority,
+            most: 0,
+            len: 0,
+            keys: [(Point::E5, Point::E5, Bitboard::EMPTY); 32],
+            more: Vec::new(),
+        }
+    }
+
+    fn count(&self) -> u64 {
+        (self.len + self.more.len()) as u64
+    }
+}
+
+impl Sink for DistinctCaptures {
+    fn emit(&mut self, from: Point, path: &[Point], captured: Bitboard) {
+        let taken = captured.count();
+        if self.majority {
+            if taken < self.most {
+                return;
+            }
+            if taken > self.most {
+                self.most = taken;
+                self.len = 0;
+                self.more.clear();
+            }
+        }
+        let key = (from, path[path.len() - 1], captured);
+        if self.keys[..self.len].contains(&key) || self.more.contains(&key) {
+            return;
+        }
+        if self.len < self.keys.len() {
+            self.keys[self.len] = key;
+            self.len += 1;
+        } else {
+            self.more.push(key);
+        }
     }
 }
