@@ -252,8 +252,8 @@ impl Position {
         for p in captured {
             hash ^= zobrist::piece_key(them, self.mullahs.contains(p), p);
         }
-        next.pieces[them.index()] = next.pieces[them.index()] & !captured;
-        next.mullahs = next.mullahs & !captured;
+        next.pieces[them.index()] &= !captured;
+        next.mullahs &= !captured;
         next.turn = them;
         next.hash = hash;
         debug_assert_eq!(next.hash, next.compute_hash());
