@@ -5,9 +5,55 @@
 
 #![warn(missing_docs)]
 
-use kharbaga::{Game, Move};
-use std::sync::atomic::AtomicBool;
+pub mod baseline;
+pub mod bench;
+pub mod eval;
+pub mod level;
+pub mod order;
+mod qsearch;
+pub mod rng;
+pub mod score;
+pub mod search;
+pub mod selfplay;
+mod threads;
+pub mod time;
+pub mod tt;
+pub mod weights;
+
+pub use level::Level;
+pub use search::SearchParams;
+
+use kharbaga::{Game, Move, Position};
+use rng::Rng;
+use search::{RootMove, Searcher, Shared};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+use tt::Table;
+
+/// The position after the legal move `mv`: [`Position::play`], except for a capture that
+/// ends on a point it captured (possible with immediate removal), which `Position::play`
+/// gets wrong (it demotes the mover; reported to the rules crate), so it is built here.
+pub fn play(pos: &Position, mv: &Move) -> Position {
+    let captured = mv.captured();
+    if !captured.contains(mv.to()) {
+        return pos.play(mv);
+    }
+    let us = pos.turn();
+    let mut setup = pos.to_setup();
+    let mullah = pos.mullahs(us).contains(mv.from()) || mv.to().y() == us.promotion_y();
+    setup.black &= !captured;
+    setup.white &= !captured;
+    setup.mullahs = (setup.mullahs & !captured).without(mv.from());
+    match us {
+        kharbaga::Color::Black => setup.black = setup.black.without(mv.from()).with(mv.to()),
+        kharbaga::Color::White => setup.white = setup.white.without(mv.from()).with(mv.to()),
+    }
+    if mullah {
+        setup.mullahs = setup.mullahs.with(mv.to());
+    }
+    setup.turn = !us;
+    Position::from_setup(setup).expect("a legal move leads to a legal position")
+}
 
 /// A search score from the side to move's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -99,13 +145,49 @@ pub struct Report {
 
 /// A search engine: its transposition table and settings persist between searches.
 pub struct Engine {
-    _options: Options,
+    options: Options,
+    table: Table,
+    params: SearchParams,
+    rng: Rng,
 }
 
 impl Engine {
     /// An engine with these settings.
     pub fn new(options: Options) -> Engine {
-        Engine { _options: options }
+        Engine {
+            table: Table::new(options.hash_mib),
+            options,
+            params: SearchParams::default(),
+            rng: Rng::from_time(),
+        }
+    }
+
+    /// The settings.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes the settings (a new hash size empties the table).
+    pub fn set_options(&mut self, options: Options) {
+        if options.hash_mib != self.options.hash_mib {
+            self.table = Table::new(options.hash_mib);
+        }
+        self.options = options;
+    }
+
+    /// The search switches in use.
+    pub fn params(&self) -> SearchParams {
+        self.params
+    }
+
+    /// Changes the search switches (for experiments; the defaults are the strongest known).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+    }
+
+    /// Seeds the random choices of levels below 10 (seeded from the clock by default).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
     }
 
     /// Searches the current position of `game` (its rules, and its history for repetitions
@@ -118,10 +200,154 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> Report {
-        let _ = (game, limits, stop, on_info);
-        unimplemented!("the engine is being written (issue 3)")
+        let clock = time::Clock::start(limits);
+        let rules = *game.rules();
+        let root = *game.position();
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            let lost = game
+                .outcome()
+                .is_some_and(|o| o.winner == Some(!root.turn()));
+            return Report {
+                best: None,
+                ponder: None,
+                score: if lost {
+                    Score::LossIn(0)
+                } else {
+                    Score::Centi(0)
+                },
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                time: clock.elapsed(),
+            };
+        }
+        let level = Level::new(self.options.level);
+        let multipv = if level.randomized() {
+            legal.len()
+        } else {
+            limits.multipv.clamp(1, legal.len())
+        };
+        let mut max_depth = limits.depth.unwrap_or(score::MAX_PLY as u32 - 1);
+        if let Some(d) = level.max_depth {
+            max_depth = max_depth.min(d);
+        }
+        // A forced move on the clock is played at once (one iteration, for a score).
+        if legal.len() == 1 && clock.managed() && limits.movetime.is_none() {
+            max_depth = 1;
+        }
+        let quiet = game.quiet_plies() as usize;
+        let positions = game.positions();
+        let history = positions[positions.len() - 1 - quiet.min(positions.len() - 1)..]
+            .iter()
+            .map(|p| p.hash())
+            .collect();
+        self.table.new_search();
+        let shared = Shared {
+            tt: &self.table,
+            rules,
+            params: self.params,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            node_limit: limits.nodes,
+            clock,
+            history,
+            root_quiet: game.quiet_plies(),
+        };
+        let mut ordered = legal;
+        {
+            let tt_move = self.table.probe(root.hash()).and_then(|h| h.mv);
+            order::Orderer::default().sort(&root, &mut ordered, tt_move, 0);
+        }
+        let root_moves: Vec<RootMove> = ordered
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -score::INFINITE,
+                previous: -score::INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        let mut report_iteration = |s: &Searcher<'_>, moves: &[RootMove], depth: u32| {
+            let nodes = s.shared.nodes.load(Ordering::Relaxed) + s.unflushed();
+            for (i, rm) in moves.iter().take(multipv).enumerate() {
+                on_info(&Info {
+                    depth,
+                    seldepth: rm.seldepth.max(depth as usize) as u32,
+                    multipv: i + 1,
+                    score: score::to_public(rm.score),
+                    nodes,
+                    time: s.shared.clock.elapsed(),
+                    pv: rm.pv.clone(),
+                });
+            }
+        };
+        let outcome = threads::search(
+            &shared,
+            &root,
+            root_moves,
+            max_depth,
+            multipv,
+            self.options.threads,
+            &mut report_iteration,
+        );
+        let mut chosen = 0;
+        if level.randomized() && outcome.depth > 0 {
+            let scores: Vec<i32> = outcome.moves.iter().map(|m| m.previous).collect();
+            chosen = level.pick(&scores, &mut self.rng);
+        }
+        let rm = &outcome.moves[chosen];
+        let raw = if rm.score > -score::INFINITE {
+            rm.score
+        } else {
+            rm.previous
+        };
+        Report {
+            best: Some(rm.mv),
+            ponder: rm.pv.get(1).copied(),
+            score: if raw > -score::INFINITE {
+                score::to_public(raw)
+            } else {
+                Score::Centi(0)
+            },
+            depth: outcome.depth,
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            pv: rm.pv.clone(),
+            time: shared.clock.elapsed(),
+        }
     }
 
     /// Clears the transposition table and other learned state (for a new game).
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.table.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kharbaga::Rules;
+
+    #[test]
+    fn play_keeps_a_mullah_that_lands_on_a_point_it_took() {
+        // Dagaz rules (immediate removal): the Mullah takes h8 first and lands there last.
+        let rules = Rules::dagaz();
+        let pos = Position::from_fen(
+            "B:Bc1,e1,i1,b2,d2,h2,i3,Kg9:WKg1,c5,d6,f6,h6,a7,b8,d8,h8,a9,c9,e9,i9",
+        )
+        .unwrap();
+        let mv = pos.parse_move(&rules, "g9xi7xf4xc7xc3xh8").unwrap();
+        let next = play(&pos, &mv);
+        let h8 = "h8".parse().unwrap();
+        assert_eq!(
+            next.piece_at(h8),
+            Some(kharbaga::Piece {
+                color: kharbaga::Color::Black,
+                mullah: true
+            })
+        );
+        assert_eq!(next.pieces(kharbaga::Color::White).count(), 13 - 5);
+    }
 }

@@ -1,0 +1,326 @@
+//! The static evaluation: a linear function of features of the position, each weight
+//! tapered between an opening value and an ending value by the number of pieces left.
+//!
+//! Features are counted from the side to move's point of view (its count minus the
+//! opponent's), so one set of weights serves both colours. The same code either sums
+//! weights (the search) or records the feature vector (the Texel tuner), through [`Sink`].
+
+use crate::weights::WEIGHTS;
+use kharbaga::board::{run_until, shift, Direction, JUMP_MASKS};
+use kharbaga::{Bitboard, Color, Position, Rules};
+
+/// Men on each point, seen from their own side (index 0 is its own a1 corner, 40 the far
+/// corner): 41 features, which also carry the material value of a man.
+pub const F_MAN_PST: usize = 0;
+/// Mullahs.
+pub const F_MULLAH: usize = 41;
+/// Steps the men could make.
+pub const F_MAN_MOBILITY: usize = 42;
+/// Points the Mullahs could slide to.
+pub const F_MULLAH_MOBILITY: usize = 43;
+/// Pieces of the side to move that the opponent could take with one hop (not a
+/// difference: counted for the side to move only).
+pub const F_THREATENED_US: usize = 44;
+/// Pieces of the opponent that the side to move could take with one hop.
+pub const F_THREATENED_THEM: usize = 45;
+/// Always 1: the value of having the move.
+pub const F_TEMPO: usize = 46;
+/// Having a Mullah when the opponent has none.
+pub const F_SOLE_MULLAH: usize = 47;
+/// Men that no enemy man can stop: nothing of the enemy stands in the cone ahead of
+/// them (counted for both sides, as a difference).
+pub const F_FREE_PATH: usize = 48;
+/// The number of features.
+pub const NUM_FEATURES: usize = 49;
+
+/// Names of the features, for the tuner's output.
+pub fn feature_name(f: usize) -> String {
+    match f {
+        F_MAN_PST..=40 => format!("man on {}", relative_point_name(f)),
+        F_MULLAH => "mullah".into(),
+        F_MAN_MOBILITY => "man mobility".into(),
+        F_MULLAH_MOBILITY => "mullah mobility".into(),
+        F_THREATENED_US => "threatened (side to move)".into(),
+        F_THREATENED_THEM => "threatened (opponent)".into(),
+        F_TEMPO => "tempo".into(),
+        F_SOLE_MULLAH => "sole mullah".into(),
+        F_FREE_PATH => "free path".into(),
+        _ => format!("feature {f}"),
+    }
+}
+
+fn relative_point_name(i: usize) -> String {
+    kharbaga::Point::new(i as u8).map_or_else(String::new, |p| p.to_string())
+}
+
+/// The phase scale: the phase is the number of pieces on the board, at most this.
+pub const PHASE_MAX: i32 = 40;
+
+/// Receives features as the evaluation walks the position.
+pub trait Sink {
+    /// Adds `value` occurrences of `feature`.
+    fn add(&mut self, feature: usize, value: i32);
+}
+
+/// Sums tapered weights.
+#[derive(Default)]
+struct Sum {
+    opening: i32,
+    ending: i32,
+}
+
+impl Sink for Sum {
+    #[inline]
+    fn add(&mut self, feature: usize, value: i32) {
+        let w = WEIGHTS[feature];
+        self.opening += w[0] as i32 * value;
+        self.ending += w[1] as i32 * value;
+    }
+}
+
+/// A dense feature vector (for tuning).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features {
+    /// The value of each feature.
+    pub values: [i32; NUM_FEATURES],
+    /// The phase: pieces on the board, `0..=PHASE_MAX`.
+    pub phase: i32,
+}
+
+impl Sink for Features {
+    fn add(&mut self, feature: usize, value: i32) {
+        self.values[feature] += value;
+    }
+}
+
+/// The point index seen from `color`'s side (Black's own view is the board as is; White's
+/// is turned by half a turn).
+#[inline]
+fn relative(color: Color, index: usize) -> usize {
+    match color {
+        Color::Black => index,
+        Color::White => 40 - index,
+    }
+}
+
+fn forward_directions(rules: &Rules, color: Color) -> &'static [Direction] {
+    use Direction::*;
+    match (rules.men_step_sideways, color) {
+        (false, Color::Black) => &[N, NE, NW],
+        (false, Color::White) => &[S, SE, SW],
+        (true, Color::Black) => &[N, NE, E, W, NW],
+        (true, Color::White) => &[S, SE, E, W, SW],
+    }
+}
+
+fn man_capture_directions(rules: &Rules, color: Color) -> &'static [Direction] {
+    use Direction::*;
+    match (rules.men_capture_backwards, color) {
+        (true, _) => &Direction::ALL,
+        (false, Color::Black) => &[N, NE, E, W, NW],
+        (false, Color::White) => &[S, SE, E, W, SW],
+    }
+}
+
+/// The pieces of `!attacker` that `attacker` could take with a single hop, were it its turn.
+pub fn single_hop_victims(pos: &Position, rules: &Rules, attacker: Color) -> Bitboard {
+    let enemies = pos.pieces(!attacker);
+    let empty = pos.empty();
+    let men = pos.men(attacker);
+    let mut victims = Bitboard::EMPTY;
+    for &d in man_capture_directions(rules, attacker) {
+        let over = shift(men & JUMP_MASKS[d.index()], d) & enemies;
+        victims |= over & shift(empty, d.opposite());
+    }
+    let occupied = pos.occupied();
+    for from in pos.mullahs(attacker) {
+        for d in Direction::ALL {
+            if let (_, Some(over)) = run_until(from, d, occupied) {
+                if enemies.contains(over) && run_until(over, d, occupied).0.any() {
+                    victims = victims.with(over);
+                }
+            }
+        }
+    }
+    victims
+}
+
+/// The number of steps the men of `color` could make and the points its Mullahs could
+/// slide to.
+pub fn mobility(pos: &Position, rules: &Rules, color: Color) -> (i32, i32) {
+    let empty = pos.empty();
+    let men = pos.men(color);
+    let steps: u32 = forward_directions(rules, color)
+        .iter()
+        .map(|&d| (shift(men, d) & empty).count())
+        .sum();
+    let occupied = pos.occupied();
+    let slides: u32 = pos
+        .mullahs(color)
+        .iter()
+        .map(|from| {
+            Direction::ALL
+                .iter()
+                .map(|&d| run_until(from, d, occupied).0.count())
+                .sum::<u32>()
+        })
+        .sum();
+    (steps as i32, slides as i32)
+}
+
+/// The points ahead of each point for `color`: everything a man there could ever step to.
+const fn build_cones(white: bool) -> [u64; 41] {
+    let mut cones = [0u64; 41];
+    // Walk points from the far side backwards so each cone builds on cones already done.
+    let mut k = 0;
+    while k < 41 {
+        let i = if white { k } else { 40 - k };
+        let (x, y) = ((i * 2) % 9, (i * 2) / 9);
+        let mut cone = 0u64;
+        let dy: i32 = if white { -1 } else { 1 };
+        // Forward moves: diagonal from every point, straight from grid points.
+        let mut dx = -1i32;
+        while dx <= 1 {
+            let step_y = if dx == 0 { 2 * dy } else { dy };
+            let grid = y % 2 == 0;
+            if dx != 0 || grid {
+                let nx = x as i32 + dx;
+                let ny = y as i32 + step_y;
+                if nx >= 0 && nx <= 8 && ny >= 0 && ny <= 8 {
+                    let j = ((ny * 9 + nx) / 2) as usize;
+                    cone |= (1u64 << j) | cones[j];
+                }
+            }
+            dx += 1;
+        }
+        cones[i] = cone;
+        k += 1;
+    }
+    cones
+}
+
+const CONES: [[u64; 41]; 2] = [build_cones(false), build_cones(true)];
+
+/// Walks the features of `pos` into `sink`, from the side to move's point of view.
+pub fn walk<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
+    let us = pos.turn();
+    let them = !us;
+    for (color, sign) in [(us, 1), (them, -1)] {
+        for p in pos.men(color) {
+            sink.add(F_MAN_PST + relative(color, p.index()), sign);
+        }
+        let mullahs = pos.mullahs(color).count() as i32;
+        sink.add(F_MULLAH, sign * mullahs);
+        let (steps, slides) = mobility(pos, rules, color);
+        sink.add(F_MAN_MOBILITY, sign * steps);
+        sink.add(F_MULLAH_MOBILITY, sign * slides);
+        if mullahs > 0 && pos.mullahs(!color).is_empty() {
+            sink.add(F_SOLE_MULLAH, sign);
+        }
+        let enemy = pos.pieces(!color).0;
+        let free = pos
+            .men(color)
+            .iter()
+            .filter(|p| CONES[color.index()][p.index()] & enemy == 0)
+            .count() as i32;
+        sink.add(F_FREE_PATH, sign * free);
+    }
+    sink.add(
+        F_THREATENED_US,
+        single_hop_victims(pos, rules, them).count() as i32,
+    );
+    sink.add(
+        F_THREATENED_THEM,
+        single_hop_victims(pos, rules, us).count() as i32,
+    );
+    sink.add(F_TEMPO, 1);
+}
+
+/// The phase of `pos`: the pieces on the board, capped at [`PHASE_MAX`].
+#[inline]
+pub fn phase(pos: &Position) -> i32 {
+    (pos.occupied().count() as i32).min(PHASE_MAX)
+}
+
+/// The feature vector of `pos`.
+pub fn features(pos: &Position, rules: &Rules) -> Features {
+    let mut f = Features {
+        values: [0; NUM_FEATURES],
+        phase: phase(pos),
+    };
+    walk(pos, rules, &mut f);
+    f
+}
+
+/// Blends an opening and an ending value by the phase.
+#[inline]
+pub fn taper(opening: i32, ending: i32, phase: i32) -> i32 {
+    (opening * phase + ending * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// The evaluation of `pos` in centi-men from the side to move's point of view.
+pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
+    let mut sum = Sum::default();
+    walk(pos, rules, &mut sum);
+    taper(sum.opening, sum.ending, phase(pos))
+        .clamp(-crate::score::MAX_EVAL, crate::score::MAX_EVAL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kharbaga::Point;
+
+    fn pt(s: &str) -> usize {
+        s.parse::<Point>().unwrap().index()
+    }
+
+    #[test]
+    fn the_start_is_balanced_apart_from_the_move() {
+        // The start position is symmetric under the half turn that swaps the colours, so
+        // every feature cancels except the side to move's own counts.
+        let rules = Rules::standard();
+        let f = features(&Position::start(), &rules);
+        for (i, v) in f.values.iter().enumerate() {
+            if i != F_TEMPO && i != F_THREATENED_US && i != F_THREATENED_THEM {
+                assert_eq!(*v, 0, "{}", feature_name(i));
+            }
+        }
+        assert_eq!(f.values[F_TEMPO], 1);
+        assert_eq!(f.phase, 40);
+    }
+
+    #[test]
+    fn colour_symmetry() {
+        // The half-turned position with the other side to move evaluates the same.
+        let rules = Rules::standard();
+        let pos = Position::from_fen("B:Bc3,e3,Kd6:Wg7,e5,h8").unwrap();
+        let turned = Position::from_fen("W:Bc3,e5,b2:Wg7,e7,Kf4").unwrap();
+        assert_eq!(features(&pos, &rules), features(&turned, &rules));
+        assert_eq!(evaluate(&pos, &rules), evaluate(&turned, &rules));
+    }
+
+    #[test]
+    fn victims_and_mobility() {
+        let rules = Rules::standard();
+        // Black man e3 can hop d4 (to c5) but not f4 (g5 is occupied).
+        let pos = Position::from_fen("B:Be3:Wd4,f4,g5").unwrap();
+        let v = single_hop_victims(&pos, &rules, Color::Black);
+        assert_eq!(v, Bitboard::from_point(Point::new(pt("d4") as u8).unwrap()));
+        // Its steps: e5 only (d4 and f4 are taken).
+        assert_eq!(mobility(&pos, &rules, Color::Black), (1, 0));
+        // A lone Mullah on a1 on an empty board reaches 4 + 8 + 4 points.
+        let pos = Position::from_fen("B:BKa1:Wi9").unwrap();
+        assert_eq!(mobility(&pos, &rules, Color::Black).1, 4 + 7 + 4);
+    }
+
+    #[test]
+    fn cones_point_forward() {
+        // A black man on e7 can reach d8, e9, f8, and the points beyond d8/f8 (c9, g9).
+        let cone = CONES[0][pt("e7")];
+        let names: Vec<String> = Bitboard(cone).iter().map(|p| p.to_string()).collect();
+        assert_eq!(names, ["d8", "f8", "c9", "e9", "g9"]);
+        assert_eq!(CONES[1][pt("e3")].count_ones(), 5);
+        assert_eq!(CONES[0][pt("a9")], 0);
+    }
+}

@@ -1,0 +1,79 @@
+//! Quiescence search: at the end of the main search, play out captures until the position
+//! is quiet, so that the evaluation never sees a position in the middle of an exchange.
+//!
+//! - When the side to move can capture and capturing is compulsory, the position is not
+//!   quiet and there is no standing pat: every capture is searched (they are all the legal
+//!   moves). When captures are optional, the side may stand pat or capture.
+//! - At a quiet position where the opponent threatens a capture, standing pat would assume
+//!   the threat can be ignored, so (within a budget of [`SearchParams::threat_plies`] per
+//!   line) every move is searched instead, as the side to move must answer the threat.
+//! - A side with no legal move has lost, quiet or not.
+
+use crate::eval::evaluate;
+use crate::score::{lost_at, MAX_PLY};
+use crate::search::Searcher;
+use kharbaga::Position;
+
+impl Searcher<'_> {
+    /// The quiescence value of `pos` at `ply`, with `threats` threat answers left.
+    pub(crate) fn qsearch(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        threats: u32,
+    ) -> i32 {
+        self.visit(ply);
+        if self.aborted {
+            return 0;
+        }
+        let rules = self.shared.rules;
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos, &rules);
+        }
+        let can_capture = pos.has_capture(&rules);
+        let compulsory = rules.capture_compulsory;
+        let mut best = -crate::score::INFINITE;
+        let answer_threat = !can_capture && threats > 0 && pos.swap_turn().has_capture(&rules);
+        if !(answer_threat || can_capture && compulsory) {
+            if pos.is_blocked(&rules) {
+                return lost_at(ply);
+            }
+            best = evaluate(pos, &rules);
+            if best >= beta || !can_capture {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut moves = self.take_buffer(ply);
+        pos.legal_moves_into(&rules, &mut moves);
+        if moves.is_empty() {
+            self.give_buffer(ply, moves);
+            return lost_at(ply);
+        }
+        if !answer_threat {
+            moves.retain(|m| m.is_capture());
+        }
+        self.order.sort(pos, &mut moves, None, ply);
+        let threats = if answer_threat { threats - 1 } else { threats };
+        for mv in &moves {
+            let child = crate::play(pos, mv);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, threats);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.give_buffer(ply, moves);
+        best
+    }
+}
