@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs every test of the project: the browser test's dependencies are installed first (they
+# are needed and a missing browser fails the run), then the whole workspace's tests, the deep
+# perft suite in release mode, and the cross-check of move generation against the
+# independent Python reference generator.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-browser-deps.sh
+cargo test --workspace --all-targets
+cargo test --workspace --doc
+cargo test --release -p kharbaga --test perft -- --ignored
+cargo build --release -p kharbaga-cli
+python3 tools/crosscheck.py --binary target/release/kharbaga
