@@ -51,6 +51,7 @@ mod notation;
 mod perft;
 mod point;
 mod position;
+mod record;
 mod rules;
 mod zobrist;
 
@@ -63,4 +64,5 @@ pub use notation::{MoveError, MoveText};
 pub use perft::{divide, perft, Count};
 pub use point::{ParsePointError, Point, NUM_POINTS};
 pub use position::{Piece, Position, PositionError, Setup, MAX_PIECES};
+pub use record::{parse_many, Comment, GameResult, Record, RecordError, RecordErrorKind, TagError};
 pub use rules::{BackRank, Removal, Rules, RulesError, OPTION_KEYS, RULE_SET_NAMES};
