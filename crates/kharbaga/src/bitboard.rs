@@ -125,7 +125,9 @@ impl FromIterator<Point> for Bitboard {
 
 impl fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter().map(|p| p.to_string())).finish()
+        f.debug_set()
+            .entries(self.iter().map(|p| p.to_string()))
+            .finish()
     }
 }
 

@@ -291,22 +291,40 @@ mod tests {
         assert_eq!(grid, 25);
         assert_eq!(Point::all().count() - grid, 16);
         for p in Point::all() {
-            let deg = Direction::ALL.iter().filter(|&&d| neighbour(p, d).is_some()).count();
+            let deg = Direction::ALL
+                .iter()
+                .filter(|&&d| neighbour(p, d).is_some())
+                .count();
             if p.is_grid() {
                 assert!((3..=8).contains(&deg), "{p} has {deg}");
             } else {
                 assert_eq!(deg, 4, "centre {p}");
             }
         }
-        assert_eq!(Direction::ALL.iter().filter(|&&d| neighbour(pt("e5"), d).is_some()).count(), 8);
-        assert_eq!(Direction::ALL.iter().filter(|&&d| neighbour(pt("a1"), d).is_some()).count(), 3);
+        assert_eq!(
+            Direction::ALL
+                .iter()
+                .filter(|&&d| neighbour(pt("e5"), d).is_some())
+                .count(),
+            8
+        );
+        assert_eq!(
+            Direction::ALL
+                .iter()
+                .filter(|&&d| neighbour(pt("a1"), d).is_some())
+                .count(),
+            3
+        );
     }
 
     #[test]
     fn edges_count_104() {
         let all: Vec<_> = edges().collect();
         assert_eq!(all.len(), 104);
-        let orth = all.iter().filter(|(p, q)| p.x() == q.x() || p.y() == q.y()).count();
+        let orth = all
+            .iter()
+            .filter(|(p, q)| p.x() == q.x() || p.y() == q.y())
+            .count();
         assert_eq!(orth, 40);
     }
 

@@ -59,9 +59,16 @@ pub(crate) fn man_first_hops(
 fn men_that_capture(pos: &Position, rules: &Rules) -> Bitboard {
     let us = pos.turn();
     let mut movers = Bitboard::EMPTY;
-    man_first_hops(rules, us, pos.men(us), pos.pieces(!us), pos.empty(), |d, landings| {
-        movers |= leap_sources(landings, d);
-    });
+    man_first_hops(
+        rules,
+        us,
+        pos.men(us),
+        pos.pieces(!us),
+        pos.empty(),
+        |d, landings| {
+            movers |= leap_sources(landings, d);
+        },
+    );
     movers
 }
 
@@ -140,8 +147,7 @@ impl<S: Sink> CaptureSearch<'_, S> {
 
     #[inline]
     fn emit(&mut self, captured: Bitboard) {
-        self.sink
-            .emit(self.from, &self.path[..self.len], captured);
+        self.sink.emit(self.from, &self.path[..self.len], captured);
     }
 
     /// Records the hop to `land`, then ends the sequence (no chains) or goes on with `next`.

@@ -45,7 +45,9 @@ impl fmt::Display for ParseFenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "position string, column {}: ", self.column)?;
         match &self.kind {
-            FenErrorKind::Empty => f.write_str("empty (expected 'start' or a string like B:Ba1,c1:Wa9)"),
+            FenErrorKind::Empty => {
+                f.write_str("empty (expected 'start' or a string like B:Ba1,c1:Wa9)")
+            }
             FenErrorKind::BadTurn(s) => write!(f, "side to move '{s}' is not B or W"),
             FenErrorKind::BadList(s) => {
                 write!(f, "piece list '{s}' does not start with B or W")
@@ -233,7 +235,10 @@ mod tests {
         assert!(matches!(e.kind, FenErrorKind::BadTurn(_)));
         let e = Position::from_fen("B:Ba1,a2:Wa9").unwrap_err();
         assert_eq!(e.column, 7);
-        assert!(matches!(e.kind, FenErrorKind::BadPoint(ParsePointError::NoSuchPoint(_))));
+        assert!(matches!(
+            e.kind,
+            FenErrorKind::BadPoint(ParsePointError::NoSuchPoint(_))
+        ));
         let e = Position::from_fen("B:Ba1,c1:Wc1").unwrap_err();
         assert_eq!(e.column, 11);
         assert!(matches!(e.kind, FenErrorKind::DuplicatePoint(_)));
@@ -242,7 +247,10 @@ mod tests {
         let e = Position::from_fen("B:Ba1:Wa9:x").unwrap_err();
         assert!(matches!(e.kind, FenErrorKind::TooManyFields));
         let e = Position::from_fen("B:Bi9:W").unwrap_err();
-        assert!(matches!(e.kind, FenErrorKind::Illegal(PositionError::ManOnPromotionRank(..))));
+        assert!(matches!(
+            e.kind,
+            FenErrorKind::Illegal(PositionError::ManOnPromotionRank(..))
+        ));
         let e = Position::from_fen("").unwrap_err();
         assert!(matches!(e.kind, FenErrorKind::Empty));
         let e = Position::from_fen("B:Ba1,,c1:W").unwrap_err();

@@ -59,9 +59,7 @@ impl fmt::Display for Outcome {
                 no_pieces: true,
             } => write!(f, ": {loser} has no pieces left"),
             Reason::NoMoves { loser, .. } => write!(f, ": {loser} has no legal move"),
-            Reason::Repetition => {
-                f.write_str(": the same position occurred for the third time")
-            }
+            Reason::Repetition => f.write_str(": the same position occurred for the third time"),
             Reason::NoProgress(n) => write!(f, ": {n} plies without a capture or a man move"),
             Reason::Resignation(c) => write!(f, ": {c} resigned"),
             Reason::Agreement => f.write_str(" by agreement"),

@@ -137,9 +137,16 @@ impl Position {
         let us = self.turn();
         let enemies = self.pieces(!us);
         let mut n = 0u64;
-        man_first_hops(rules, us, self.men(us), enemies, self.empty(), |_, landings| {
-            n += landings.count() as u64;
-        });
+        man_first_hops(
+            rules,
+            us,
+            self.men(us),
+            enemies,
+            self.empty(),
+            |_, landings| {
+                n += landings.count() as u64;
+            },
+        );
         let occupied = self.occupied();
         for from in self.mullahs(us) {
             for d in Direction::ALL {
@@ -158,9 +165,16 @@ impl Position {
         let us = self.turn();
         let enemies = self.pieces(!us);
         let mut by_men = Bitboard::EMPTY;
-        man_first_hops(rules, us, self.men(us), enemies, self.empty(), |_, landings| {
-            by_men |= landings;
-        });
+        man_first_hops(
+            rules,
+            us,
+            self.men(us),
+            enemies,
+            self.empty(),
+            |_, landings| {
+                by_men |= landings;
+            },
+        );
         by_men.any() || {
             let occupied = self.occupied();
             self.mullahs(us).iter().any(|from| {

@@ -39,7 +39,10 @@ impl Move {
     /// A capture sequence from `from` through the landing points `path` taking `captured`.
     /// `path` must hold between 1 and [`MAX_PATH`] points.
     pub fn capture(from: Point, path: &[Point], captured: Bitboard) -> Move {
-        assert!(!path.is_empty() && path.len() <= MAX_PATH, "bad path length");
+        assert!(
+            !path.is_empty() && path.len() <= MAX_PATH,
+            "bad path length"
+        );
         let mut p = [from; MAX_PATH];
         p[..path.len()].copy_from_slice(path);
         Move {

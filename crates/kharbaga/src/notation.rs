@@ -170,10 +170,19 @@ impl Position {
         };
         let mut found: Vec<Move> = Vec::new();
         if written.capture {
-            for m in self.legal_moves_all_paths(rules) {
-                let fits = m.from() == from
-                    && m.is_capture()
-                    && (m.path() == rest || (rest.len() == 1 && m.to() == rest[0]));
+            let sequences: Vec<Move> = self
+                .legal_moves_all_paths(rules)
+                .into_iter()
+                .filter(|m| m.is_capture() && m.from() == from)
+                .collect();
+            // A whole path names its move even when it is also a short form of others.
+            let exact = sequences.iter().any(|m| m.path() == rest);
+            for m in sequences {
+                let fits = if exact {
+                    m.path() == rest
+                } else {
+                    rest.len() == 1 && m.to() == rest[0]
+                };
                 if fits {
                     let canonical = legal
                         .iter()
@@ -199,9 +208,17 @@ impl Position {
                 let reason = match self.piece_at(from) {
                     None => format!("there is no piece on {from}"),
                     Some(p) if p.color != self.turn() => {
-                        format!("the piece on {from} is {}'s, and {} is to move", p.color, self.turn())
+                        format!(
+                            "the piece on {from} is {}'s, and {} is to move",
+                            p.color,
+                            self.turn()
+                        )
                     }
-                    Some(_) if from_here.is_empty() && legal.iter().any(|m| m.is_capture()) && rules.capture_compulsory => {
+                    Some(_)
+                        if from_here.is_empty()
+                            && legal.iter().any(|m| m.is_capture())
+                            && rules.capture_compulsory =>
+                    {
                         "a capture is compulsory and this piece cannot make one".to_string()
                     }
                     Some(_) if from_here.is_empty() => format!("the piece on {from} cannot move"),

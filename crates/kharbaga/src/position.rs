@@ -74,8 +74,12 @@ pub enum PositionError {
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::BothColours(p) => write!(f, "point {p} holds both a black and a white piece"),
-            PositionError::MullahWithoutPiece(p) => write!(f, "point {p} is marked as a Mullah but is empty"),
+            PositionError::BothColours(p) => {
+                write!(f, "point {p} holds both a black and a white piece")
+            }
+            PositionError::MullahWithoutPiece(p) => {
+                write!(f, "point {p} is marked as a Mullah but is empty")
+            }
             PositionError::ManOnPromotionRank(c, p) => write!(
                 f,
                 "a {} man on {p} stands on its promotion rank (it would be a Mullah)",

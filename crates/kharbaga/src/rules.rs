@@ -327,9 +327,15 @@ impl fmt::Display for RulesError {
                 key,
                 value,
                 expected,
-            } => write!(f, "rule option {key} cannot be '{value}' (expected {expected})"),
+            } => write!(
+                f,
+                "rule option {key} cannot be '{value}' (expected {expected})"
+            ),
             RulesError::NotAnAssignment(s) => {
-                write!(f, "'{s}' is not a rule option setting (expected OPTION=VALUE)")
+                write!(
+                    f,
+                    "'{s}' is not a rule option setting (expected OPTION=VALUE)"
+                )
             }
         }
     }
