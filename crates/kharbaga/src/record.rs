@@ -9,7 +9,7 @@
 //! [Result "*"]
 //! [Rules "standard"]
 //!
-//! 1. d4-e5 f6xd4 2. c3xe5 {forced} a5xc3 *
+//! 1. d4-e5 f6xd4 2. c3xe5 a5xc3 {every capture so far was forced} *
 //! ```
 //!
 //! Reading replays every move and checks it; a record that is wrong anywhere gets a
@@ -21,6 +21,7 @@ use crate::game::{Game, Outcome, PlayError};
 use crate::notation::MoveError;
 use crate::position::Position;
 use crate::rules::{Rules, RulesError};
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -440,7 +441,7 @@ impl Record {
     /// comments, the result.
     fn movetext_words(&self) -> Vec<String> {
         let moves = self.game.moves();
-        let offset = usize::from(self.game.start().turn() == Color::White);
+        let first = self.game.start().turn();
         let mut words = Vec::new();
         let mut comments = self.comments.iter().peekable();
         for ply in 0..=moves.len() {
@@ -452,8 +453,8 @@ impl Record {
             }
             let Some(mv) = moves.get(ply) else { break };
             // A move number stays on the line of its move.
-            let number = (ply + offset) / 2 + 1;
-            words.push(if (ply + offset) % 2 == 0 {
+            let number = move_number(first, ply);
+            words.push(if self.game.positions()[ply].turn() == Color::Black {
                 format!("{number}. {mv}")
             } else if ply == 0 || commented {
                 format!("{number}... {mv}")
@@ -520,6 +521,13 @@ pub fn parse_many(text: &str) -> Result<Vec<Record>, RecordError> {
         records.push(record);
     }
     Ok(records)
+}
+
+/// The number of the move at `ply` (from 0) of a game whose first move is `first`'s: full
+/// moves counted from 1, a Black move and then a White move to each number, so a game that
+/// White begins starts with `1...`.
+fn move_number(first: Color, ply: usize) -> usize {
+    (ply + usize::from(first == Color::White)) / 2 + 1
 }
 
 /// A known tag name in its usual spelling, or the name as given.
@@ -667,13 +675,14 @@ impl<'a> Reader<'a> {
     /// comments).
     fn next_record(&mut self) -> Result<Option<Record>, RecordError> {
         let mut raw: Vec<RawTag> = Vec::new();
+        let mut names = HashSet::new();
         let mut comments = Vec::new();
         loop {
             self.skip_space(true);
             match self.peek() {
                 Some('[') => {
                     let tag = self.tag()?;
-                    let duplicate = raw.iter().any(|t| t.name == tag.name);
+                    let duplicate = !names.insert(tag.name.clone());
                     check_tag(&tag.name, &tag.value, duplicate).map_err(|e| {
                         let at = match e {
                             TagError::BadName(_) => tag.name_at,
@@ -746,7 +755,7 @@ impl<'a> Reader<'a> {
         self.bump();
         self.skip_space(false);
         let name_at = self.pos;
-        while self.peek().is_some_and(|c| !(is_delimiter(c) || c == '"')) {
+        while self.peek().is_some_and(|c| !is_delimiter(c)) {
             self.bump();
         }
         if self.pos == name_at {
@@ -875,12 +884,11 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The number and side of the next move as the record numbers it: full moves counted
-    /// from 1 at the start, a Black move and then a White move to each number.
+    /// The number and side of the next move of `game`.
     fn next_number(game: &Game) -> (usize, Color) {
-        let offset = usize::from(game.start().turn() == Color::White);
+        let ply = game.moves().len();
         (
-            (game.moves().len() + offset) / 2 + 1,
+            move_number(game.start().turn(), ply),
             game.position().turn(),
         )
     }
