@@ -245,6 +245,14 @@ impl Position {
         let becomes_mullah = was_mullah || to.y() == us.promotion_y();
         let mut next = *self;
         let mut hash = self.hash ^ zobrist::WHITE_TO_MOVE;
+        // Captured pieces go first: with immediate removal a capture may end on the point
+        // of a piece it took.
+        let captured = mv.captured();
+        for p in captured {
+            hash ^= zobrist::piece_key(them, self.mullahs.contains(p), p);
+        }
+        next.pieces[them.index()] &= !captured;
+        next.mullahs &= !captured;
         hash ^= zobrist::piece_key(us, was_mullah, from);
         hash ^= zobrist::piece_key(us, becomes_mullah, to);
         next.pieces[us.index()] = next.pieces[us.index()].without(from).with(to);
@@ -252,12 +260,6 @@ impl Position {
         if becomes_mullah {
             next.mullahs = next.mullahs.with(to);
         }
-        let captured = mv.captured();
-        for p in captured {
-            hash ^= zobrist::piece_key(them, self.mullahs.contains(p), p);
-        }
-        next.pieces[them.index()] &= !captured;
-        next.mullahs &= !captured;
         next.turn = them;
         next.hash = hash;
         debug_assert_eq!(next.hash, next.compute_hash());

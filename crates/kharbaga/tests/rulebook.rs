@@ -1144,3 +1144,20 @@ fn named_sets_draw_rules() {
         assert_eq!(g.outcome().is_some(), draws, "{name}");
     }
 }
+
+/// With immediate removal a capture may end on the point of a piece it took: the Mullah on
+/// a9 takes c9 along rank 9 (landing g9), g7 down file g (landing g5), then e7 up the
+/// diagonal g5-f6-e7-d8-c9, landing on c9, emptied by the first capture. It stays a Mullah.
+/// Found by the record tests: the Mullah flag used to be cleared with the captured piece.
+#[test]
+fn immediate_removal_capture_ending_on_a_captured_point_keeps_the_piece() {
+    let rules: Rules = "standard,removal=immediate".parse().unwrap();
+    let pos = Position::from_fen("B:Ba1,i5,Ka9:We7,g7,h8,c9,i9").unwrap();
+    let mv = pos.parse_move(&rules, "a9xg9xg5xc9").unwrap();
+    let next = pos.play(&mv);
+    assert_eq!(next.to_fen(), "W:Ba1,i5,Kc9:Wh8,i9");
+    assert_eq!(
+        Position::from_fen(&next.to_fen()).unwrap().hash(),
+        next.hash()
+    );
+}
