@@ -8,21 +8,7 @@ use crate::color::Color;
 use crate::moves::{Move, MAX_PATH};
 use crate::point::Point;
 use crate::position::Position;
-use crate::rules::{BackRank, Rules};
-
-use Direction::*;
-const ALL_WAYS: [Direction; 8] = Direction::ALL;
-const BLACK_NOT_BACK: [Direction; 5] = [N, NE, E, W, NW];
-const WHITE_NOT_BACK: [Direction; 5] = [S, SE, E, W, SW];
-
-/// The directions a man of `color` may capture in under `rules`.
-pub(crate) fn man_capture_directions(rules: &Rules, color: Color) -> &'static [Direction] {
-    match (rules.men_capture_backwards, color) {
-        (true, _) => &ALL_WAYS,
-        (false, Color::Black) => &BLACK_NOT_BACK,
-        (false, Color::White) => &WHITE_NOT_BACK,
-    }
-}
+use crate::rules::{BackRank, Rules, ALL_WAYS, BLACK_NOT_BACK, WHITE_NOT_BACK};
 
 #[inline(always)]
 fn hops_in<const N: usize>(
@@ -92,7 +78,7 @@ pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, sink: &mut impl S
     let mut search = CaptureSearch {
         rules,
         promotion_y: us.promotion_y(),
-        man_dirs: man_capture_directions(rules, us),
+        man_dirs: rules.man_capture_directions(us),
         enemies: pos.pieces(!us),
         all: pos.occupied(),
         occupied: pos.occupied(),

@@ -7,22 +7,10 @@
 use crate::bitboard::Bitboard;
 use crate::board::{run_until, shift, Direction};
 use crate::capture::{capture_sequences, man_first_hops, Sink};
-use crate::color::Color;
 use crate::moves::Move;
 use crate::point::Point;
 use crate::position::Position;
 use crate::rules::Rules;
-
-/// The directions a man of `color` may step in under `rules`.
-fn man_step_directions(rules: &Rules, color: Color) -> &'static [Direction] {
-    use Direction::*;
-    match (rules.men_step_sideways, color) {
-        (false, Color::Black) => &[N, NE, NW],
-        (false, Color::White) => &[S, SE, SW],
-        (true, Color::Black) => &[N, NE, E, W, NW],
-        (true, Color::White) => &[S, SE, E, W, SW],
-    }
-}
 
 impl Position {
     /// Every legal move under `rules`, one per distinct result (start, end, captured set),
@@ -96,7 +84,7 @@ impl Position {
     fn steps_into(&self, rules: &Rules, out: &mut Vec<Move>) {
         let us = self.turn();
         let empty = self.empty();
-        for &d in man_step_directions(rules, us) {
+        for &d in rules.man_step_directions(us) {
             for to in shift(self.men(us), d) & empty {
                 let from = Point::new((to.index() as i8 - d.delta()) as u8).expect("on board");
                 out.push(Move::step(from, to));
@@ -118,7 +106,8 @@ impl Position {
         let us = self.turn();
         let empty = self.empty();
         let men = self.men(us);
-        let mut n: u64 = man_step_directions(rules, us)
+        let mut n: u64 = rules
+            .man_step_directions(us)
             .iter()
             .map(|&d| (shift(men, d) & empty).count() as u64)
             .sum();
@@ -131,60 +120,53 @@ impl Position {
         n
     }
 
-    /// The single hops the side to move could make (each a one-piece capture), summed over
-    /// men (bitboards) and Mullahs (rays).
-    fn count_single_hops(&self, rules: &Rules) -> u64 {
+    /// Calls `each` with the landing points of the first hops of the side to move's men, a
+    /// direction at a time.
+    fn man_hops(&self, rules: &Rules, each: impl FnMut(Direction, Bitboard)) {
         let us = self.turn();
-        let enemies = self.pieces(!us);
-        let mut n = 0u64;
         man_first_hops(
             rules,
             us,
             self.men(us),
-            enemies,
+            self.pieces(!us),
             self.empty(),
-            |_, landings| {
-                n += landings.count() as u64;
-            },
+            each,
         );
+    }
+
+    /// Calls `each` with the landing points of each first capture leg of the side to move's
+    /// Mullahs (a Mullah, a direction, an enemy piece: the empty points beyond it).
+    fn mullah_legs(&self, mut each: impl FnMut(Bitboard)) {
+        let us = self.turn();
+        let enemies = self.pieces(!us);
         let occupied = self.occupied();
         for from in self.mullahs(us) {
             for d in Direction::ALL {
                 if let Some(over) = run_until(from, d, occupied).1 {
                     if enemies.contains(over) {
-                        n += run_until(over, d, occupied).0.count() as u64;
+                        each(run_until(over, d, occupied).0);
                     }
                 }
             }
         }
+    }
+
+    /// The single hops the side to move could make (each a one-piece capture).
+    fn count_single_hops(&self, rules: &Rules) -> u64 {
+        let mut n = 0u64;
+        self.man_hops(rules, |_, landings| n += landings.count() as u64);
+        self.mullah_legs(|landings| n += landings.count() as u64);
         n
     }
 
     /// Whether the side to move can capture anything.
     pub fn has_capture(&self, rules: &Rules) -> bool {
-        let us = self.turn();
-        let enemies = self.pieces(!us);
-        let mut by_men = Bitboard::EMPTY;
-        man_first_hops(
-            rules,
-            us,
-            self.men(us),
-            enemies,
-            self.empty(),
-            |_, landings| {
-                by_men |= landings;
-            },
-        );
-        by_men.any() || {
-            let occupied = self.occupied();
-            self.mullahs(us).iter().any(|from| {
-                Direction::ALL.iter().any(|&d| {
-                    run_until(from, d, occupied).1.is_some_and(|over| {
-                        enemies.contains(over) && run_until(over, d, occupied).0.any()
-                    })
-                })
-            })
+        let mut landings = Bitboard::EMPTY;
+        self.man_hops(rules, |_, l| landings |= l);
+        if landings.is_empty() {
+            self.mullah_legs(|l| landings |= l);
         }
+        landings.any()
     }
 
     /// The number of legal moves, as `legal_moves(rules).len()`, but faster: without

@@ -1,7 +1,19 @@
 //! Rule options and the named rule sets.
 
+use crate::board::Direction;
+use crate::color::Color;
 use std::fmt;
 use std::str::FromStr;
+
+use Direction::*;
+/// Every direction: men capturing backwards too, and Mullahs.
+pub(crate) const ALL_WAYS: [Direction; 8] = Direction::ALL;
+/// Black men: forward and sideways.
+pub(crate) const BLACK_NOT_BACK: [Direction; 5] = [N, NE, E, W, NW];
+/// White men: forward and sideways.
+pub(crate) const WHITE_NOT_BACK: [Direction; 5] = [S, SE, E, W, SW];
+const BLACK_FORWARD: [Direction; 3] = [N, NE, NW];
+const WHITE_FORWARD: [Direction; 3] = [S, SE, SW];
 
 /// When captured pieces leave the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -141,6 +153,27 @@ impl Rules {
             "ludii" => Some(Rules::ludii()),
             "dagaz" => Some(Rules::dagaz()),
             _ => None,
+        }
+    }
+
+    /// The directions a man of `color` may step in: forward (straight forward only from a
+    /// grid point, since a centre has no orthogonal lines), and sideways if allowed.
+    pub fn man_step_directions(&self, color: Color) -> &'static [Direction] {
+        match (self.men_step_sideways, color) {
+            (false, Color::Black) => &BLACK_FORWARD,
+            (false, Color::White) => &WHITE_FORWARD,
+            (true, Color::Black) => &BLACK_NOT_BACK,
+            (true, Color::White) => &WHITE_NOT_BACK,
+        }
+    }
+
+    /// The directions a man of `color` may capture in: all eight, or all but the backward
+    /// ones.
+    pub fn man_capture_directions(&self, color: Color) -> &'static [Direction] {
+        match (self.men_capture_backwards, color) {
+            (true, _) => &ALL_WAYS,
+            (false, Color::Black) => &BLACK_NOT_BACK,
+            (false, Color::White) => &WHITE_NOT_BACK,
         }
     }
 
