@@ -8,7 +8,7 @@ use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use kharbaga::{Color, Game, Move, Outcome, Point, Position, Reason, Rules, OPTION_KEYS};
+use kharbaga::{Color, Game, Move, Outcome, Point, Position, Reason, Record, Rules, OPTION_KEYS};
 use kharbaga_engine::{Report, Score};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -93,9 +93,8 @@ impl AppState {
             .db(move |s| s.load(&key))
             .await?
             .ok_or_else(|| no_such_game(id))?;
-        let game = replay(&row).map_err(|e| {
-            ApiError::internal(format!("stored game {id} cannot be replayed: {e}"))
-        })?;
+        let game = replay(&row)
+            .map_err(|e| ApiError::internal(format!("stored game {id} cannot be replayed: {e}")))?;
         Ok((row, game))
     }
 
@@ -164,6 +163,7 @@ pub(crate) fn router(app: Arc<AppState>) -> Router {
         .route("/api/games/{id}/engine", post(engine_move))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/hint", post(hint))
+        .route("/api/games/{id}/record", get(record))
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
         .with_state(app)
 }
@@ -487,8 +487,7 @@ fn now() -> i64 {
 
 fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut buf = [0u8; N];
-    getrandom::fill(&mut buf)
-        .map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
+    getrandom::fill(&mut buf).map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
     Ok(buf)
 }
 
@@ -661,6 +660,8 @@ struct CreateRequest {
     options: BTreeMap<String, String>,
     /// A position string to start from instead of the start position.
     position: Option<String>,
+    /// A game record (PDN) to continue: its rules, start position and moves.
+    record: Option<String>,
     black: Option<Player>,
     white: Option<Player>,
     first: Option<First>,
@@ -678,17 +679,6 @@ async fn create(
     State(app): State<Arc<AppState>>,
     Body(req): Body<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let mut rules: Rules = req
-        .rules
-        .as_deref()
-        .unwrap_or("standard")
-        .parse()
-        .map_err(|e| ApiError::bad_request(format!("rules: {e}")))?;
-    for (key, value) in &req.options {
-        rules
-            .set_option(key, value)
-            .map_err(|e| ApiError::bad_request(format!("options: {e}")))?;
-    }
     let players = [
         req.black.unwrap_or(Player::Human),
         req.white.unwrap_or(Player::Human),
@@ -699,35 +689,65 @@ async fn create(
         }
     }
     let mut rolls = Vec::new();
-    let start = match (&req.position, req.first) {
-        (Some(_), Some(_)) => {
+    let game = match (&req.record, &req.position, req.first) {
+        (Some(text), None, None) => {
+            if req.rules.is_some() || !req.options.is_empty() {
+                return Err(ApiError::bad_request(
+                    "a record names its own rules: do not give rules or options with it",
+                ));
+            }
+            Record::parse(text)
+                .map_err(|e| ApiError::bad_request(format!("record: {e}")))?
+                .game()
+                .clone()
+        }
+        (Some(_), _, _) => {
+            return Err(ApiError::bad_request(
+                "a record gives the start position and who moves: do not give position or first with it",
+            ))
+        }
+        (None, Some(_), Some(_)) => {
             return Err(ApiError::bad_request(
                 "give either a position (which says who is to move) or first, not both",
             ))
         }
-        (Some(text), None) => Position::from_fen(text.trim())
-            .map_err(|e| ApiError::bad_request(e.to_string()))?,
-        (None, first) => {
-            let first = match first.unwrap_or(First::Black) {
-                First::Black => Color::Black,
-                First::White => Color::White,
-                First::Roll => loop {
-                    let (b, w) = (roll_die()?, roll_die()?);
-                    rolls.push((b, w));
-                    if b != w {
-                        break if b > w { Color::Black } else { Color::White };
-                    }
-                },
-            };
-            let start = Position::start();
-            if first == Color::White {
-                start.swap_turn()
-            } else {
-                start
+        (None, position, first) => {
+            let mut rules: Rules = req
+                .rules
+                .as_deref()
+                .unwrap_or("standard")
+                .parse()
+                .map_err(|e| ApiError::bad_request(format!("rules: {e}")))?;
+            for (key, value) in &req.options {
+                rules
+                    .set_option(key, value)
+                    .map_err(|e| ApiError::bad_request(format!("options: {e}")))?;
             }
+            let start = match position {
+                Some(text) => Position::from_fen(text.trim())
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?,
+                None => {
+                    let first = match first.unwrap_or(First::Black) {
+                        First::Black => Color::Black,
+                        First::White => Color::White,
+                        First::Roll => loop {
+                            let (b, w) = (roll_die()?, roll_die()?);
+                            rolls.push((b, w));
+                            if b != w {
+                                break if b > w { Color::Black } else { Color::White };
+                            }
+                        },
+                    };
+                    if first == Color::White {
+                        Position::start().swap_turn()
+                    } else {
+                        Position::start()
+                    }
+                }
+            };
+            Game::from_position(rules, start)
         }
     };
-    let game = Game::from_position(rules, start);
     let token: String = random_bytes::<16>()?
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -736,9 +756,9 @@ async fn create(
     let row = GameRow {
         id: new_game_id()?,
         token_sha256: sha256_hex(&token),
-        rules: rules.to_string(),
-        start: start.to_fen(),
-        moves: Vec::new(),
+        rules: game.rules().to_string(),
+        start: game.start().to_fen(),
+        moves: game.moves().iter().map(Move::to_string).collect(),
         players,
         rolls,
         created: time,
@@ -784,9 +804,9 @@ fn move_by_path(game: &Game, points: &[String]) -> Result<Move, ApiError> {
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            name.trim().parse::<Point>().map_err(|e| {
-                ApiError::bad_request(format!("path[{i}]: {e}"))
-            })
+            name.trim()
+                .parse::<Point>()
+                .map_err(|e| ApiError::bad_request(format!("path[{i}]: {e}")))
         })
         .collect::<Result<_, _>>()?;
     if parsed.len() < 2 {
@@ -841,19 +861,22 @@ async fn make_move(
         ));
     }
     let mv = match (&req.notation, &req.path) {
-        (Some(text), None) => game.position().parse_move(game.rules(), text).map_err(|e| {
-            let code = match e {
-                kharbaga::MoveError::Syntax { .. } => "bad_move",
-                kharbaga::MoveError::Illegal { .. } => "illegal_move",
-                kharbaga::MoveError::Ambiguous { .. } => "ambiguous_move",
-            };
-            let status = if code == "bad_move" {
-                StatusCode::BAD_REQUEST
-            } else {
-                StatusCode::UNPROCESSABLE_ENTITY
-            };
-            ApiError::new(status, code, e.to_string())
-        })?,
+        (Some(text), None) => game
+            .position()
+            .parse_move(game.rules(), text)
+            .map_err(|e| {
+                let code = match e {
+                    kharbaga::MoveError::Syntax { .. } => "bad_move",
+                    kharbaga::MoveError::Illegal { .. } => "illegal_move",
+                    kharbaga::MoveError::Ambiguous { .. } => "ambiguous_move",
+                };
+                let status = if code == "bad_move" {
+                    StatusCode::BAD_REQUEST
+                } else {
+                    StatusCode::UNPROCESSABLE_ENTITY
+                };
+                ApiError::new(status, code, e.to_string())
+            })?,
         (None, Some(points)) => move_by_path(&game, points)?,
         _ => {
             return Err(ApiError::bad_request(
@@ -1049,4 +1072,91 @@ async fn hint(
         ply,
         search: SearchJson::new(&report, side),
     }))
+}
+
+/// The date `YYYY.MM.DD` (UTC) of a Unix time, as records write it.
+fn record_date(unix: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = unix.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+fn player_name(p: Player) -> String {
+    match p {
+        Player::Human => "Human".to_string(),
+        Player::Engine { level } => format!("Kharbaga engine, level {level}"),
+    }
+}
+
+async fn record(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (row, game) = app.load(&id).await?;
+    let date = record_date(row.created);
+    let (black, white) = (player_name(row.players[0]), player_name(row.players[1]));
+    let url = format!("/game/{}", row.id);
+    let tags = [
+        ("Event", "Kharbaga game"),
+        ("Site", url.as_str()),
+        ("Date", date.as_str()),
+        ("Black", black.as_str()),
+        ("White", white.as_str()),
+    ];
+    let record = Record::from_game(&game, &tags)
+        .map_err(|e| ApiError::internal(format!("cannot write the record: {e}")))?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"kharbaga-{}.pdn\"", row.id),
+            ),
+        ],
+        record.to_pdn(),
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_dates() {
+        assert_eq!(record_date(0), "1970.01.01");
+        // 2000-02-29 12:00 UTC = 951 825 600 s; 2024-12-31 23:59:59 = 1 735 689 599 s.
+        assert_eq!(record_date(951_825_600), "2000.02.29");
+        assert_eq!(record_date(1_735_689_599), "2024.12.31");
+        assert_eq!(record_date(1_735_689_600), "2025.01.01");
+    }
+
+    #[test]
+    fn game_ids() {
+        let id = new_game_id().unwrap();
+        assert!(is_game_id(&id), "{id}");
+        assert!(!is_game_id("abc"));
+        assert!(!is_game_id("ABCDEFGHJK"));
+        assert!(!is_game_id("abcdefghi0"), "0 is not in the alphabet");
+    }
+
+    #[test]
+    fn die_rolls_cover_one_to_six() {
+        let mut seen = [false; 7];
+        for _ in 0..600 {
+            seen[roll_die().unwrap() as usize] = true;
+        }
+        assert_eq!(seen, [false, true, true, true, true, true, true]);
+    }
 }

@@ -36,7 +36,10 @@ async fn app_js() -> impl IntoResponse {
 }
 
 async fn style_css() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS)
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        STYLE_CSS,
+    )
 }
 
 async fn favicon() -> impl IntoResponse {

@@ -107,10 +107,18 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::DataDir { path, source } => {
-                write!(f, "cannot create the data folder {}: {source}", path.display())
+                write!(
+                    f,
+                    "cannot create the data folder {}: {source}",
+                    path.display()
+                )
             }
             Error::Database { path, source } => {
-                write!(f, "cannot open the game database {}: {source}", path.display())
+                write!(
+                    f,
+                    "cannot open the game database {}: {source}",
+                    path.display()
+                )
             }
             Error::Bind { address, source } => write!(f, "cannot listen on {address}: {source}"),
             Error::Serve(e) => write!(f, "server error: {e}"),

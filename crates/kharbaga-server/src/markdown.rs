@@ -104,9 +104,9 @@ pub(crate) fn to_html(markdown: &str) -> String {
                 i += 1;
             }
             out.push_str(&format!("<pre>{}</pre>\n", escape(&body.join("\n"))));
-        } else if let Some(level) = (1..=6).find(|&n| {
-            trimmed.starts_with(&"#".repeat(n)) && trimmed[n..].starts_with(' ')
-        }) {
+        } else if let Some(level) =
+            (1..=6).find(|&n| trimmed.starts_with(&"#".repeat(n)) && trimmed[n..].starts_with(' '))
+        {
             flush(&mut paragraph, &mut out);
             let text = trimmed[level..].trim();
             out.push_str(&format!(
@@ -207,7 +207,10 @@ mod tests {
         let fences = md.lines().filter(|l| l.trim().starts_with("```")).count();
         assert_eq!(html.matches("<pre>").count() * 2, fences);
         let headings = md.lines().filter(|l| l.starts_with('#')).count();
-        assert_eq!(html.matches("<h").count() - html.matches("<hr").count(), headings);
+        assert_eq!(
+            html.matches("<h").count() - html.matches("<hr").count(),
+            headings
+        );
         assert!(html.contains("id=\"notation\""));
         assert!(html.contains("<a href=\"#notation\">"));
     }

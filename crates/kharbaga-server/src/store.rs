@@ -198,9 +198,7 @@ mod tests {
         {
             let store = Store::open(&path).unwrap();
             store.insert(&row).unwrap();
-            store
-                .set_moves("abc", &["d4xb2".to_string()], 11)
-                .unwrap();
+            store.set_moves("abc", &["d4xb2".to_string()], 11).unwrap();
             assert!(store.insert(&row).is_err(), "ids are unique");
         }
         let store = Store::open(&path).unwrap();
@@ -221,7 +219,11 @@ mod tests {
 
     #[test]
     fn players_read_back_what_was_written() {
-        for p in [Player::Human, Player::Engine { level: 1 }, Player::Engine { level: 10 }] {
+        for p in [
+            Player::Human,
+            Player::Engine { level: 1 },
+            Player::Engine { level: 10 },
+        ] {
             assert_eq!(Player::from_db(&p.to_db()), Some(p));
         }
         assert_eq!(Player::from_db("engine:x"), None);

@@ -1,0 +1,77 @@
+//! A server in this process on an ephemeral port of 127.0.0.1, over a fresh data folder.
+
+use kharbaga_server::{serve_on, Config};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// A running test server; its data folder is removed when dropped.
+pub struct TestServer {
+    /// `http://127.0.0.1:PORT`
+    pub base: String,
+    pub data_dir: PathBuf,
+    task: tokio::task::JoinHandle<()>,
+    keep_dir: bool,
+}
+
+/// A fresh, empty data folder.
+pub fn fresh_dir(label: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "kharbaga-{label}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+pub fn test_config(data_dir: PathBuf) -> Config {
+    Config {
+        data_dir,
+        max_engine_searches: 2,
+        max_engine_time: Duration::from_secs(2),
+        default_engine_time: Duration::from_millis(100),
+        engine_hash_mib: 4,
+        max_body_bytes: 16 * 1024,
+        ..Config::default()
+    }
+}
+
+impl TestServer {
+    pub async fn start(label: &str) -> TestServer {
+        TestServer::start_with(test_config(fresh_dir(label))).await
+    }
+
+    pub async fn start_with(config: Config) -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let data_dir = config.data_dir.clone();
+        let task = tokio::spawn(async move {
+            serve_on(listener, config).await.expect("the server runs");
+        });
+        TestServer {
+            base,
+            data_dir,
+            task,
+            keep_dir: false,
+        }
+    }
+
+    /// Stops the server but keeps its data folder (to start another server on it).
+    pub async fn stop_keeping_data(mut self) -> PathBuf {
+        self.keep_dir = true;
+        self.task.abort();
+        let _ = (&mut self.task).await;
+        self.data_dir.clone()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.task.abort();
+        if !self.keep_dir {
+            let _ = std::fs::remove_dir_all(&self.data_dir);
+        }
+    }
+}
