@@ -638,7 +638,9 @@ function renderMoves() {
   if (!g || g.history.length === 0) {
     const tr = body.insertRow();
     tr.className = 'empty';
-    tr.insertCell().textContent = g ? 'No moves yet.' : '';
+    const td = tr.insertCell();
+    td.colSpan = 3;
+    td.textContent = g ? 'No moves yet.' : '';
     return;
   }
   const firstColor = g.history[0].color;

@@ -59,6 +59,7 @@ impl TestServer {
     }
 
     /// Stops the server but keeps its data folder (to start another server on it).
+    #[allow(dead_code)] // each test file compiles this module; not all of them restart
     pub async fn stop_keeping_data(mut self) -> PathBuf {
         self.keep_dir = true;
         self.task.abort();

@@ -1,0 +1,432 @@
+//! The page in a real browser: headless Chromium driven over WebDriver (chromedriver).
+//! Install both with `scripts/install-browser-deps.sh`; without them this test fails.
+//!
+//! It opens the page, starts a game against the engine, plays by clicking and by dragging,
+//! sees the engine answer, reloads and finds the game as it was; then enters a two-hop
+//! capture by clicking its landing points (the jumped piece shown as a ghost in between).
+//! Screenshots of a desktop and a phone-sized window are written to
+//! `target/tmp/kharbaga-desktop.png`, `kharbaga-phone.png` and `kharbaga-result.png`.
+
+mod common;
+
+use common::TestServer;
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// chromedriver, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn start_driver() -> Driver {
+    for path in [CHROMIUM, CHROMEDRIVER] {
+        assert!(
+            std::path::Path::new(path).exists(),
+            "{path} is missing: run scripts/install-browser-deps.sh"
+        );
+    }
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    driver
+}
+
+async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([format!("--user-data-dir={}", profile.display())])
+    .collect::<Vec<_>>();
+    let caps = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {"binary": CHROMIUM, "args": args}
+    });
+    let serde_json::Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .expect("a browser session")
+}
+
+/// Runs `script` until it returns something `done` accepts, or fails after 20 s.
+async fn wait_for(c: &Client, what: &str, script: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let v = c.execute(script, vec![]).await.unwrap_or(Value::Null);
+        if done(&v) {
+            return v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; last: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+const MOVES_JS: &str =
+    "return [...document.querySelectorAll('#moves td.mv')].map(td => td.textContent)";
+
+async fn moves_shown(c: &Client) -> Vec<String> {
+    let v = c.execute(MOVES_JS, vec![]).await.unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// Waits until the move list shows `n` moves and nothing is pending.
+async fn wait_moves(c: &Client, n: usize) -> Vec<String> {
+    let script = format!(
+        "return (typeof ui !== 'undefined' && ui.game && !ui.busy && !ui.game.thinking) ? {} : null",
+        MOVES_JS.trim_start_matches("return ")
+    );
+    let v = wait_for(c, &format!("{n} moves"), &script, |v| {
+        v.as_array().is_some_and(|a| a.len() == n)
+    })
+    .await;
+    serde_json::from_value(v).unwrap()
+}
+
+/// The viewport coordinates of a board point.
+async fn point_xy(c: &Client, point: &str) -> (i64, i64) {
+    let v = c
+        .execute(
+            "const [x, y] = toScreen(arguments[0]);
+             const svg = document.getElementById('board');
+             const pt = svg.createSVGPoint(); pt.x = x; pt.y = y;
+             const p = pt.matrixTransform(svg.getScreenCTM());
+             return [Math.round(p.x), Math.round(p.y)];",
+            vec![json!(point)],
+        )
+        .await
+        .unwrap();
+    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+}
+
+async fn click_point(c: &Client, point: &str) {
+    let (x, y) = point_xy(c, point).await;
+    let mouse = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x as f64,
+            y: y as f64,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await.unwrap();
+}
+
+async fn drag(c: &Client, from: &str, to: &str) {
+    let (x0, y0) = point_xy(c, from).await;
+    let (x1, y1) = point_xy(c, to).await;
+    let mut mouse = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: x0 as f64,
+            y: y0 as f64,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    for i in 1..=5 {
+        mouse = mouse.then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(30)),
+            x: (x0 + (x1 - x0) * i / 5) as f64,
+            y: (y0 + (y1 - y0) * i / 5) as f64,
+        });
+    }
+    let mouse = mouse.then(PointerAction::Up {
+        button: MOUSE_BUTTON_LEFT,
+    });
+    c.perform_actions(mouse).await.unwrap();
+}
+
+async fn count(c: &Client, selector: &str) -> u64 {
+    c.execute(
+        "return document.querySelectorAll(arguments[0]).length",
+        vec![json!(selector)],
+    )
+    .await
+    .unwrap()
+    .as_u64()
+    .unwrap()
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(name);
+    std::fs::write(&path, png).unwrap();
+    println!("screenshot: {}", path.display());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_against_the_engine_in_a_browser() {
+    let server = TestServer::start("browser").await;
+    let driver = start_driver().await;
+    let profile = common::fresh_dir("chromium-profile");
+    let c = browser(&driver, &profile).await;
+    // Run the steps in a task so that the browser is closed even when one fails.
+    let steps = tokio::spawn({
+        let c = c.clone();
+        let base = server.base.clone();
+        async move { play(&c, &base).await }
+    })
+    .await;
+    c.close().await.ok();
+    let _ = std::fs::remove_dir_all(&profile);
+    if let Err(e) = steps {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+async fn play(c: &Client, base: &str) {
+    // A fresh browser has no game yet: the page offers a new one.
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_for(
+        c,
+        "the new-game dialog",
+        "return document.getElementById('dlg-new').open && ui.meta !== null",
+        |v| v == true,
+    )
+    .await;
+    // Against the engine at level 1, as Black, Black starts.
+    c.execute(
+        "document.getElementById('level').value = '1';
+         document.querySelector('input[name=colour][value=black]').checked = true;
+         document.querySelector('input[name=first][value=me]').checked = true;",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id("new-start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let url = wait_for(c, "the game's address", "return location.pathname", |v| {
+        v.as_str().is_some_and(|p| p.starts_with("/game/"))
+    })
+    .await;
+    let id = url
+        .as_str()
+        .unwrap()
+        .trim_start_matches("/game/")
+        .to_string();
+    wait_moves(c, 0).await;
+    assert_eq!(
+        count(c, "#board g.movable").await,
+        3,
+        "e3, d4 and f4 can move"
+    );
+
+    // An illegal click (an empty point, then a White piece) does nothing.
+    click_point(c, "e5").await;
+    click_point(c, "e7").await;
+    assert_eq!(count(c, "#board .sel-ring").await, 0);
+    // Click d4, see its one target, click it: d4-e5.
+    click_point(c, "d4").await;
+    assert_eq!(count(c, "#board .sel-ring").await, 1);
+    assert_eq!(count(c, "#board .target").await, 1);
+    click_point(c, "e5").await;
+    // The engine must answer f6xd4 (its only legal move).
+    let shown = wait_moves(c, 2).await;
+    assert_eq!(shown, ["d4-e5", "f6xd4"]);
+    // Now Black must capture: c3 is marked, and c3xe5 is the only move.
+    assert_eq!(count(c, "#board .must-ring").await, 1);
+    // Drag and drop c3 to e5.
+    drag(c, "c3", "e5").await;
+    let shown = wait_moves(c, 4).await;
+    assert_eq!(shown, ["d4-e5", "f6xd4", "c3xe5", "a5xc3"]);
+    // The last move is drawn.
+    assert_eq!(count(c, "#board .lastmove").await, 1);
+    let status: String = c
+        .find(Locator::Id("status"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(status.contains("Black to move"), "{status}");
+    // A hint: the best move drawn on the board, the line and the evaluation bar.
+    c.find(Locator::Id("btn-hint"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "the hint",
+        "return ui.hintFor === ui.game.ply && !ui.busy && !document.getElementById('evalbar').hidden",
+        |v| v == true,
+    )
+    .await;
+    let hint: String = c
+        .find(Locator::Id("hint"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        hint.contains("Best move:") && hint.contains("Expected line:"),
+        "{hint}"
+    );
+    assert_eq!(count(c, "#board .hintline").await, 1);
+    screenshot(c, "kharbaga-desktop.png").await;
+
+    // Reload: the same game, the same moves, still ours to play.
+    c.refresh().await.unwrap();
+    let shown = wait_moves(c, 4).await;
+    assert_eq!(shown, ["d4-e5", "f6xd4", "c3xe5", "a5xc3"]);
+    assert_eq!(c.current_url().await.unwrap().path(), format!("/game/{id}"));
+    assert_eq!(
+        count(c, "#board g.movable").await,
+        3,
+        "b2, d2 and e5 can capture"
+    );
+
+    // Step back through the game and forward again.
+    c.find(Locator::Id("nav-first"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(
+        count(c, "#board g.movable").await,
+        0,
+        "no moving in the past"
+    );
+    assert_eq!(count(c, "#board circle.pc-black").await, 20);
+    c.find(Locator::Id("nav-last"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(count(c, "#board circle.pc-black").await, 18);
+
+    // Take back: a move pair against the engine.
+    c.find(Locator::Id("btn-undo"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let shown = wait_moves(c, 2).await;
+    assert_eq!(shown, ["d4-e5", "f6xd4"]);
+
+    // The phone-sized page.
+    c.set_window_size(390, 844).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(c, "kharbaga-phone.png").await;
+    c.set_window_size(1280, 900).await.unwrap();
+
+    // A two-person game from a position string: the Mullah on a1 (docs/rules.md) has five
+    // captures of two pieces; clicking f6 leaves two continuations, with d4 a ghost.
+    c.find(Locator::Id("btn-load"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.execute(
+        "document.querySelector('input[name=opponent][value=person]').checked = true;
+         document.getElementById('source').value = 'B:BKa1:Wd4,g5';
+         document.getElementById('form-new').dispatchEvent(new Event('input'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Id("new-start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(c, "the second game", "return location.pathname", |v| {
+        v.as_str().is_some_and(|p| p != format!("/game/{id}"))
+    })
+    .await;
+    wait_moves(c, 0).await;
+    click_point(c, "a1").await;
+    assert_eq!(count(c, "#board .target-capture").await, 3, "e5, f6, g7");
+    click_point(c, "f6").await;
+    assert_eq!(count(c, "#board .ghost").await, 1, "d4 is a ghost");
+    assert_eq!(count(c, "#board .target-capture").await, 2, "h4, i3");
+    assert!(moves_shown(c).await.is_empty(), "not played yet");
+    click_point(c, "i3").await;
+    let shown = wait_moves(c, 1).await;
+    assert_eq!(shown, ["a1xf6xi3"]);
+    let status: String = c
+        .find(Locator::Id("status"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        status.contains("Black wins: White has no pieces left"),
+        "{status}"
+    );
+    assert_eq!(
+        count(c, "#board polygon.crown-black").await,
+        1,
+        "the Mullah wears a crown"
+    );
+    screenshot(c, "kharbaga-result.png").await;
+}
