@@ -1,7 +1,8 @@
-//! What several commands share: the rules options (`--rules`, `--rule`) and the error type
-//! that decides the exit status.
+//! What several commands share: the rules options (`--rules`, `--rule`), the engine's
+//! resources (`--hash`, `--threads`) and the error type that decides the exit status.
 
 use kharbaga::{Rules, RulesError};
+use kharbaga_engine::Options;
 use std::fmt;
 use std::io;
 use std::process::ExitCode;
@@ -43,6 +44,31 @@ impl RulesArgs {
             rules.set_option_str(&setting.0)?;
         }
         Ok(rules)
+    }
+}
+
+/// The engine's resources, for the commands that search.
+#[derive(clap::Args, Clone, Debug)]
+pub struct EngineArgs {
+    /// Transposition table size in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    hash: u32,
+
+    /// Search threads
+    #[arg(long, value_name = "T", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+}
+
+impl EngineArgs {
+    /// The engine settings for these resources at `level` (1 to 10).
+    pub fn options(&self, level: u8) -> Options {
+        Options {
+            hash_mib: self.hash as usize,
+            threads: self.threads as usize,
+            level,
+        }
     }
 }
 

@@ -1,9 +1,15 @@
-//! The `kharbaga` command: list legal moves, count the move tree (perft), and play a game at
-//! the terminal. Each command lives in its own module as a thin layer over the `kharbaga`
-//! library.
+//! The `kharbaga` command: play a game at the terminal (against a person or the engine),
+//! analyse positions, run the engine behind a line protocol, play engine matches, run the
+//! benchmark, list legal moves and count the move tree (perft). Each command lives in its
+//! own module as a thin layer over the `kharbaga` and `kharbaga-engine` libraries.
 
+mod analyze;
 mod args;
+mod bench;
 mod board_view;
+mod elo;
+mod hub;
+mod match_cmd;
 mod moves;
 mod perft;
 mod play;
@@ -11,7 +17,8 @@ mod play;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Kharbaga, the North-African game of the Zamma family: moves, perft and play.
+/// Kharbaga, the North-African game of the Zamma family: play, analyse, engine matches,
+/// moves and perft.
 ///
 /// Exit status: 0 on success, 2 for bad input (with the reason on standard error).
 #[derive(Parser)]
@@ -26,6 +33,10 @@ enum Command {
     Moves(moves::MovesArgs),
     Perft(perft::PerftArgs),
     Play(play::PlayArgs),
+    Analyze(analyze::AnalyzeArgs),
+    Engine(hub::HubArgs),
+    Match(Box<match_cmd::MatchArgs>),
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +44,10 @@ fn main() -> ExitCode {
         Command::Moves(args) => moves::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Engine(args) => hub::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     args::exit_status(result)
 }

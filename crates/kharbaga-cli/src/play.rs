@@ -1,34 +1,54 @@
-//! `kharbaga play`: a game at the terminal.
+//! `kharbaga play`: a game at the terminal, between people, against the engine, or between
+//! two engines.
 //!
 //! The game loop asks the [`Player`] in the seat of the side to move for a [`Choice`] and
 //! applies it. A [`Human`] seat reads lines from standard input (so a script can drive a
-//! game); other kinds of seat (an engine) implement the same trait.
+//! game); an [`EngineSeat`] searches with the engine, showing its progress on standard error
+//! when that is a terminal.
 
-use crate::args::{CliError, RulesArgs};
+use crate::analyze::{moves_text, score_text};
+use crate::args::{CliError, EngineArgs, RulesArgs};
 use crate::board_view::{BoardView, Marks};
 use kharbaga::{Color, Game, Move, Position};
+use kharbaga_engine::{Engine, Info, Limits, Options, Report, Score};
 use std::cell::RefCell;
 use std::io::{self, BufRead, IsTerminal, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::{mpsc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
-/// Play a game between two people at this terminal
+/// Play a game at this terminal: two people, a person against the engine, or two engines
 ///
 /// Black moves up the board (towards rank 9), White down. Who starts is decided by a die
 /// roll (shown; the higher roll starts, a tie rolls again), unless --first says so or
 /// --position gives a position other than the start position, whose side to move then
 /// starts. Moves are read line by line from standard input, so a script can drive a game;
 /// the end of input ends the game without a result (exit status 0).
+///
+/// The engine plays the sides given by --engine (or --black/--white engine), at --level,
+/// thinking --movetime milliseconds a move (1000 by default) or on the clock of --time.
+/// It shows its move, its score (in men, from its own point of view) and the line it
+/// expects. Two engines play without any input.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 During the game type a move, e.g. e3-e5, c3xe5xg7 or the short c3xg7, or a command:
   moves    list the legal moves        board    show the board again
   undo     take back the last move     draw     offer a draw (the other confirms)
   resign   give up the game            help     explain the input and the board
-  quit     leave without a result
+  hint     ask the engine for a move   quit     leave without a result
+Against the engine, undo takes back its reply and your move before it.
+
+Examples:
+  kharbaga play --engine white                  you are Black, the engine White
+  kharbaga play --engine black --level 3 --time 5+2
+  kharbaga play --engine both --movetime 200    the engine against itself
 
 Environment:
   NO_COLOR       when set (not empty), no colours (as --no-color)
-  KHARBAGA_SEED  a whole number that fixes the die rolls (for tests and replays)")]
+  KHARBAGA_SEED  a whole number that fixes the die rolls and the engine's random choices
+                 at levels below 10 (for tests and replays)")]
 pub struct PlayArgs {
     #[command(flatten)]
     rules: RulesArgs,
@@ -44,6 +64,94 @@ pub struct PlayArgs {
     /// Draw the board without colours (also when NO_COLOR is set or output is not a terminal)
     #[arg(long)]
     no_color: bool,
+
+    /// Who plays Black
+    #[arg(long, value_enum, value_name = "WHO", conflicts_with = "engine")]
+    black: Option<Who>,
+
+    /// Who plays White
+    #[arg(long, value_enum, value_name = "WHO", conflicts_with = "engine")]
+    white: Option<Who>,
+
+    /// The sides the engine plays (the others are people)
+    #[arg(long, value_enum, value_name = "SIDES")]
+    engine: Option<EngineSides>,
+
+    /// The engine's level, from 1 (beginner) to 10 (full strength)
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: u8,
+
+    /// The engine's time for each move, in milliseconds [default: 1000 without --time]
+    #[arg(long, value_name = "MS", conflicts_with = "time",
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: Option<u64>,
+
+    /// A clock for each side: MIN minutes plus INC seconds a move (e.g. 5+3, or 10 for no
+    /// increment); a side whose time runs out loses
+    #[arg(long, value_name = "MIN+INC")]
+    time: Option<TimeControl>,
+
+    #[command(flatten)]
+    resources: EngineArgs,
+}
+
+/// Who sits at a side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Who {
+    Human,
+    Engine,
+}
+
+/// The sides the engine plays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EngineSides {
+    Black,
+    White,
+    Both,
+    None,
+}
+
+/// A time control: the time each side starts with and the time added after each move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct TimeControl {
+    base: Duration,
+    increment: Duration,
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    /// Reads `MIN+INC` (minutes and seconds, whole or decimal) or `MIN`.
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let (minutes, seconds) = text.split_once('+').unwrap_or((text, "0"));
+        let read = |part: &str, what: &str, max: f64| {
+            part.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| (0.0..=max).contains(v))
+                .ok_or_else(|| {
+                    format!("'{text}' is not MIN+INC: {what} must be a number from 0 to {max}")
+                })
+        };
+        let base = read(minutes, "the minutes", 600.0)?;
+        let increment = read(seconds, "the seconds of increment", 3600.0)?;
+        if base == 0.0 {
+            return Err(format!(
+                "'{text}' gives no time: the minutes must be above 0"
+            ));
+        }
+        Ok(TimeControl {
+            base: Duration::from_secs_f64(base * 60.0),
+            increment: Duration::from_secs_f64(increment),
+        })
+    }
+}
+
+/// A clock reading, e.g. `4:05.3` (minutes, seconds and tenths).
+fn clock_text(d: Duration) -> String {
+    let tenths = d.as_millis() / 100;
+    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
 }
 
 /// A side as named on the command line.
@@ -83,11 +191,17 @@ pub trait Player {
     fn name(&self) -> String;
 
     /// What to do in the current position of `game`, which is not over and has this seat's
-    /// side to move.
-    fn choose(&mut self, game: &Game) -> Choice;
+    /// side to move, with `time_left` on its clock when the game has clocks.
+    fn choose(&mut self, game: &Game, time_left: Option<Duration>) -> Choice;
 
     /// Whether this seat accepts the draw offered by the side to move in `game`.
     fn accept_draw(&mut self, game: &Game) -> bool;
+
+    /// Whether this seat plays by itself (a program): taking back its move alone would only
+    /// make it play again, so `undo` takes back the move before it too.
+    fn automatic(&self) -> bool {
+        false
+    }
 }
 
 /// The terminal: standard input read line by line, standard output, and how boards look.
@@ -153,6 +267,8 @@ impl Console {
 /// A person at the terminal, typing moves and commands.
 pub struct Human {
     console: Rc<RefCell<Console>>,
+    /// The engine that answers `hint` (shared by both people).
+    adviser: Rc<RefCell<Adviser>>,
 }
 
 /// The in-game help.
@@ -167,6 +283,7 @@ Commands:
   undo     take back the last move
   draw     offer a draw (the other player confirms)
   resign   give up the game
+  hint     ask the engine for a move (it thinks about a second)
   quit     leave the game without a result
   help     this text";
 
@@ -175,7 +292,7 @@ impl Player for Human {
         "human".to_string()
     }
 
-    fn choose(&mut self, game: &Game) -> Choice {
+    fn choose(&mut self, game: &Game, _time_left: Option<Duration>) -> Choice {
         let side = game.position().turn();
         let mut console = self.console.borrow_mut();
         loop {
@@ -198,6 +315,10 @@ impl Player for Human {
                 "board" => {
                     let text = describe(game, &console.view);
                     console.say(&text);
+                }
+                "hint" => {
+                    let advice = self.adviser.borrow_mut().advise(game);
+                    console.say(&advice);
                 }
                 "undo" => return Choice::Undo,
                 "draw" => return Choice::OfferDraw,
@@ -224,6 +345,181 @@ impl Player for Human {
             answer.map(|a| a.to_ascii_lowercase()).as_deref(),
             Some("y" | "yes")
         )
+    }
+}
+
+/// Searches with a progress line on standard error while the engine thinks, when standard
+/// error is a terminal (so that the terminal does not look frozen). `None` if the search
+/// failed (a bug in the engine, reported on standard error).
+fn think(engine: &mut Engine, game: &Game, limits: &Limits, who: &str) -> Option<Report> {
+    let stop = AtomicBool::new(false);
+    let latest: Mutex<Option<Info>> = Mutex::new(None);
+    let show = io::stderr().is_terminal();
+    let (done, finished) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let search = scope.spawn(|| {
+            let report = panic::catch_unwind(AssertUnwindSafe(|| {
+                engine.search(game, limits, &stop, &mut |info| {
+                    if info.multipv == 1 {
+                        *latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(info.clone());
+                    }
+                })
+            }));
+            let _ = done.send(());
+            report.ok()
+        });
+        let started = Instant::now();
+        let spinner = ['|', '/', '-', '\\'];
+        let mut frame = 0;
+        while let Err(mpsc::RecvTimeoutError::Timeout) =
+            finished.recv_timeout(Duration::from_millis(100))
+        {
+            if !show {
+                continue;
+            }
+            let mut line = format!(
+                "{} {who} is thinking ({:.1} s)",
+                spinner[frame % spinner.len()],
+                started.elapsed().as_secs_f64()
+            );
+            if let Some(info) = &*latest.lock().unwrap_or_else(PoisonError::into_inner) {
+                line.push_str(&format!(
+                    ": depth {}, score {}, {}",
+                    info.depth,
+                    score_text(info.score),
+                    moves_text(&info.pv)
+                ));
+            }
+            let line: String = line.chars().take(79).collect();
+            eprint!("\r\x1b[2K{line}");
+            frame += 1;
+        }
+        if show && frame > 0 {
+            eprint!("\r\x1b[2K");
+        }
+        search.join().ok().flatten()
+    })
+}
+
+/// A score in men from the point of view of `side`, for people: `+0.35 for Black`, `Black
+/// wins in 7 plies`.
+fn verdict_text(score: Score, side: Color) -> String {
+    match score {
+        Score::Centi(_) => format!("{} for {side}", score_text(score)),
+        Score::WinIn(n) => format!("{side} wins in {n} plies"),
+        Score::LossIn(n) => format!("{} wins in {n} plies", !side),
+    }
+}
+
+/// The engine in a seat.
+pub struct EngineSeat {
+    engine: Engine,
+    /// The time for each move, when the game has no clocks.
+    movetime: Duration,
+    /// The increment of the clocks, when the game has them.
+    increment: Duration,
+    console: Rc<RefCell<Console>>,
+}
+
+impl Player for EngineSeat {
+    fn name(&self) -> String {
+        format!("engine (level {})", self.engine.options().level)
+    }
+
+    fn choose(&mut self, game: &Game, time_left: Option<Duration>) -> Choice {
+        let side = game.position().turn();
+        let limits = match time_left {
+            Some(clock) => Limits {
+                clock: Some(clock),
+                increment: self.increment,
+                ..Limits::default()
+            },
+            None => Limits {
+                movetime: Some(self.movetime),
+                ..Limits::default()
+            },
+        };
+        let mut console = self.console.borrow_mut();
+        match think(&mut self.engine, game, &limits, &format!("{side} (engine)")) {
+            Some(Report {
+                best: Some(mv),
+                score,
+                depth,
+                time,
+                pv,
+                ..
+            }) => {
+                console.say(&format!(
+                    "{side} (engine) plays {mv}: {}, depth {depth}, {:.1} s; expects {}",
+                    verdict_text(score, side),
+                    time.as_secs_f64(),
+                    moves_text(&pv)
+                ));
+                Choice::Play(mv)
+            }
+            _ => {
+                console.say(&format!("{side} (engine) failed to choose a move."));
+                Choice::Quit
+            }
+        }
+    }
+
+    /// Accepts unless it thinks itself better by more than a quarter of a man.
+    fn accept_draw(&mut self, game: &Game) -> bool {
+        let limits = Limits {
+            movetime: Some(self.movetime.min(Duration::from_secs(1))),
+            ..Limits::default()
+        };
+        let offering = game.position().turn();
+        let report = think(
+            &mut self.engine,
+            game,
+            &limits,
+            &format!("{} (engine)", !offering),
+        );
+        // The score is the offering side's.
+        match report.map(|r| r.score) {
+            Some(Score::Centi(c)) => c >= -25,
+            Some(Score::WinIn(_)) => true,
+            Some(Score::LossIn(_)) | None => false,
+        }
+    }
+
+    fn automatic(&self) -> bool {
+        true
+    }
+}
+
+/// The engine that gives hints, made at the first `hint`.
+pub struct Adviser {
+    engine: Option<Engine>,
+    options: Options,
+    movetime: Duration,
+}
+
+impl Adviser {
+    /// The suggestion for the side to move in `game`, as a sentence.
+    fn advise(&mut self, game: &Game) -> String {
+        let options = self.options.clone();
+        let engine = self.engine.get_or_insert_with(|| Engine::new(options));
+        let limits = Limits {
+            movetime: Some(self.movetime),
+            ..Limits::default()
+        };
+        let side = game.position().turn();
+        match think(engine, game, &limits, "the adviser") {
+            Some(Report {
+                best: Some(mv),
+                score,
+                pv,
+                ..
+            }) => format!(
+                "Hint: {mv} ({}; line {})",
+                verdict_text(score, side),
+                moves_text(&pv)
+            ),
+            _ => "No hint: the engine failed.".to_string(),
+        }
     }
 }
 
@@ -263,23 +559,28 @@ fn describe(game: &Game, view: &BoardView) -> String {
 /// A small random generator (SplitMix64) for the die.
 struct Die(u64);
 
+/// The seed in `KHARBAGA_SEED`, if it is set.
+fn seed_from_env() -> Result<Option<u64>, CliError> {
+    match std::env::var("KHARBAGA_SEED") {
+        Ok(text) => text.trim().parse::<u64>().map(Some).map_err(|_| {
+            CliError::Input(format!(
+                "KHARBAGA_SEED must be a whole number from 0 to {}, not '{text}'",
+                u64::MAX
+            ))
+        }),
+        Err(_) => Ok(None),
+    }
+}
+
 impl Die {
     /// Seeded from `KHARBAGA_SEED` when it is set, otherwise from the clock and process id.
     fn from_env() -> Result<Die, CliError> {
-        match std::env::var("KHARBAGA_SEED") {
-            Ok(text) => text.trim().parse::<u64>().map(Die).map_err(|_| {
-                CliError::Input(format!(
-                    "KHARBAGA_SEED must be a whole number from 0 to {}, not '{text}'",
-                    u64::MAX
-                ))
-            }),
-            Err(_) => {
-                let nanos = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as u64);
-                Ok(Die(nanos ^ (u64::from(std::process::id()) << 32)))
-            }
-        }
+        Ok(Die(seed_from_env()?.unwrap_or_else(|| {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            nanos ^ (u64::from(std::process::id()) << 32)
+        })))
     }
 
     /// A roll, 1 to 6.
@@ -322,17 +623,98 @@ fn use_color(no_color: bool) -> bool {
         && io::stdout().is_terminal()
 }
 
+/// The default time for each of the engine's moves, without clocks.
+const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
+
+/// Who sits at each side, from --engine, --black and --white.
+fn seating(args: &PlayArgs) -> [Who; 2] {
+    let engine_plays = |side: EngineSides| {
+        matches!(
+            (args.engine, side),
+            (Some(EngineSides::Both), _)
+                | (Some(EngineSides::Black), EngineSides::Black)
+                | (Some(EngineSides::White), EngineSides::White)
+        )
+    };
+    let who = |given: Option<Who>, side| {
+        given.unwrap_or(if engine_plays(side) {
+            Who::Engine
+        } else {
+            Who::Human
+        })
+    };
+    let mut seats = [Who::Human; 2];
+    seats[Color::Black.index()] = who(args.black, EngineSides::Black);
+    seats[Color::White.index()] = who(args.white, EngineSides::White);
+    seats
+}
+
+/// The clocks of a game with a time control.
+struct Clocks {
+    left: [Duration; 2],
+    increment: Duration,
+}
+
+impl Clocks {
+    fn text(&self) -> String {
+        format!(
+            "Clocks: Black {}, White {}.",
+            clock_text(self.left[Color::Black.index()]),
+            clock_text(self.left[Color::White.index()])
+        )
+    }
+}
+
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
+    let who = seating(args);
+    // The engine's random choices (below level 10) follow the seed too.
+    let seed = if who.contains(&Who::Engine) {
+        seed_from_env()?
+    } else {
+        None
+    };
     let console = Rc::new(RefCell::new(Console::stdio(use_color(args.no_color))));
+    let options = args.resources.options(args.level);
+    let movetime = args
+        .movetime
+        .map_or(DEFAULT_MOVETIME, Duration::from_millis);
+    let adviser = Rc::new(RefCell::new(Adviser {
+        engine: None,
+        options: Options {
+            level: 10,
+            ..options.clone()
+        },
+        movetime: movetime.min(DEFAULT_MOVETIME),
+    }));
+    let mut clocks = args.time.map(|tc| Clocks {
+        left: [tc.base; 2],
+        increment: tc.increment,
+    });
+    let seat = |side: Color, who: Who| -> Box<dyn Player> {
+        match who {
+            Who::Human => Box::new(Human {
+                console: Rc::clone(&console),
+                adviser: Rc::clone(&adviser),
+            }),
+            Who::Engine => {
+                let mut engine = Engine::new(options.clone());
+                if let Some(seed) = seed {
+                    engine.set_seed(seed.wrapping_add(1 + side.index() as u64));
+                }
+                Box::new(EngineSeat {
+                    engine,
+                    movetime,
+                    increment: args.time.map_or(Duration::ZERO, |tc| tc.increment),
+                    console: Rc::clone(&console),
+                })
+            }
+        }
+    };
     let mut seats: [Box<dyn Player>; 2] = [
-        Box::new(Human {
-            console: Rc::clone(&console),
-        }),
-        Box::new(Human {
-            console: Rc::clone(&console),
-        }),
+        seat(Color::Black, who[Color::Black.index()]),
+        seat(Color::White, who[Color::White.index()]),
     ];
     let mut start = args.position.unwrap_or_else(Position::start);
     // The die decides only for the start position, and is set up before any output so that
@@ -348,6 +730,18 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
             seats[Color::Black.index()].name(),
             seats[Color::White.index()].name()
         ));
+        if let Some(tc) = args.time {
+            console.say(&format!(
+                "Time control: {} for each side, plus {} s a move.",
+                clock_text(tc.base),
+                tc.increment.as_secs_f64()
+            ));
+        } else if who.contains(&Who::Engine) {
+            console.say(&format!(
+                "The engine thinks {} ms a move.",
+                movetime.as_millis()
+            ));
+        }
         console.say("Black moves up the board (towards rank 9), White down. Type 'help' for help.");
         let first = match (args.first, &mut die) {
             (Some(side), _) => Color::from(side),
@@ -361,12 +755,15 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         console.say(&legend);
     }
     let mut game = Game::from_position(rules, start);
-    let show = |game: &Game| {
+    let show = |game: &Game, clocks: &Option<Clocks>| {
         let mut console = console.borrow_mut();
         let text = describe(game, &console.view);
         console.say(&text);
+        if let Some(clocks) = clocks {
+            console.say(&clocks.text());
+        }
     };
-    show(&game);
+    show(&game, &clocks);
     loop {
         if let Some(outcome) = game.outcome() {
             let mut console = console.borrow_mut();
@@ -375,22 +772,44 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
             return Ok(());
         }
         let side = game.position().turn();
-        match seats[side.index()].choose(&game) {
+        let asked = Instant::now();
+        let choice =
+            seats[side.index()].choose(&game, clocks.as_ref().map(|c| c.left[side.index()]));
+        if let Some(clocks) = &mut clocks {
+            let left = &mut clocks.left[side.index()];
+            let used = asked.elapsed();
+            if used > *left && choice != Choice::Quit {
+                let mut console = console.borrow_mut();
+                console.say(&format!(
+                    "Game over. {} wins: {side} ran out of time.",
+                    !side
+                ));
+                let result = match side {
+                    Color::Black => "0-1",
+                    Color::White => "1-0",
+                };
+                console.say(&format!("Result: {result}"));
+                return Ok(());
+            }
+            *left = left.saturating_sub(used);
+            if matches!(choice, Choice::Play(_)) {
+                *left += clocks.increment;
+            }
+        }
+        match choice {
             Choice::Play(mv) => match game.play(&mv) {
-                Ok(()) => show(&game),
+                Ok(()) => show(&game, &clocks),
                 Err(e) => console
                     .borrow_mut()
                     .say(&format!("{side} chose a move that cannot be played: {e}")),
             },
-            Choice::Undo => match game.undo() {
-                Some(mv) => {
-                    console
-                        .borrow_mut()
-                        .say(&format!("Took back {mv} ({}).", game.position().turn()));
-                    show(&game);
+            Choice::Undo => {
+                let text = take_back(&mut game, &seats);
+                console.borrow_mut().say(&text);
+                if text.starts_with("Took back") {
+                    show(&game, &clocks);
                 }
-                None => console.borrow_mut().say("There is no move to take back."),
-            },
+            }
             Choice::OfferDraw => {
                 if seats[(!side).index()].accept_draw(&game) {
                     game.agree_draw();
@@ -413,6 +832,29 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
                 ));
                 return Ok(());
             }
+        }
+    }
+}
+
+/// Takes back the last move, and when a program played it, the move before it too (the
+/// asker's own); says what was taken back.
+fn take_back(game: &mut Game, seats: &[Box<dyn Player>; 2]) -> String {
+    let Some(last) = game.undo() else {
+        return "There is no move to take back.".to_string();
+    };
+    let mover = game.position().turn();
+    if !seats[mover.index()].automatic() {
+        return format!("Took back {last} ({mover}).");
+    }
+    match game.undo() {
+        Some(before) => format!(
+            "Took back {last} ({mover}) and {before} ({}).",
+            game.position().turn()
+        ),
+        None => {
+            game.play(&last)
+                .expect("a move taken back replays in its position");
+            "There is no move of yours to take back.".to_string()
         }
     }
 }
