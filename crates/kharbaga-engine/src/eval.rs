@@ -62,17 +62,70 @@ pub trait Sink {
     fn add(&mut self, feature: usize, value: i32);
 }
 
+/// A set of weights: `[opening, ending]` per feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights(pub [[i16; 2]; NUM_FEATURES]);
+
+impl Default for Weights {
+    /// The tuned weights of [`crate::weights`].
+    fn default() -> Weights {
+        Weights(WEIGHTS)
+    }
+}
+
+impl Weights {
+    /// Reads weights written as one `opening ending` pair per line (anything after `//`
+    /// is a comment), one line per feature in order; lines that start with neither a
+    /// number nor `[` are skipped, so the generated `weights.rs` itself can be read.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut w = [[0i16; 2]; NUM_FEATURES];
+        let mut n = 0;
+        for (line_no, line) in text.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("").trim();
+            if !line.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '[') {
+                continue;
+            }
+            if n >= NUM_FEATURES {
+                return Err(format!(
+                    "line {}: more than {NUM_FEATURES} weights",
+                    line_no + 1
+                ));
+            }
+            let nums: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+                .filter(|s| !s.is_empty())
+                .collect();
+            if nums.len() != 2 {
+                return Err(format!(
+                    "line {}: expected two numbers, found '{line}'",
+                    line_no + 1
+                ));
+            }
+            for k in 0..2 {
+                w[n][k] = nums[k]
+                    .parse()
+                    .map_err(|_| format!("line {}: '{}' is not a number", line_no + 1, nums[k]))?;
+            }
+            n += 1;
+        }
+        if n != NUM_FEATURES {
+            return Err(format!("found {n} weights, expected {NUM_FEATURES}"));
+        }
+        Ok(Weights(w))
+    }
+}
+
 /// Sums tapered weights.
-#[derive(Default)]
-struct Sum {
+struct Sum<'w> {
+    weights: &'w Weights,
     opening: i32,
     ending: i32,
 }
 
-impl Sink for Sum {
+impl Sink for Sum<'_> {
     #[inline]
     fn add(&mut self, feature: usize, value: i32) {
-        let w = WEIGHTS[feature];
+        let w = self.weights.0[feature];
         self.opening += w[0] as i32 * value;
         self.ending += w[1] as i32 * value;
     }
@@ -259,8 +312,12 @@ pub fn taper(opening: i32, ending: i32, phase: i32) -> i32 {
 }
 
 /// The evaluation of `pos` in centi-men from the side to move's point of view.
-pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
-    let mut sum = Sum::default();
+pub fn evaluate(pos: &Position, rules: &Rules, weights: &Weights) -> i32 {
+    let mut sum = Sum {
+        weights,
+        opening: 0,
+        ending: 0,
+    };
     walk(pos, rules, &mut sum);
     taper(sum.opening, sum.ending, phase(pos))
         .clamp(-crate::score::MAX_EVAL, crate::score::MAX_EVAL)
@@ -297,7 +354,19 @@ mod tests {
         let pos = Position::from_fen("B:Bc3,e3,Kd6:Wg7,e5,h8").unwrap();
         let turned = Position::from_fen("W:Bc3,e5,b2:Wg7,e7,Kf4").unwrap();
         assert_eq!(features(&pos, &rules), features(&turned, &rules));
-        assert_eq!(evaluate(&pos, &rules), evaluate(&turned, &rules));
+        let w = Weights::default();
+        assert_eq!(evaluate(&pos, &rules, &w), evaluate(&turned, &rules, &w));
+    }
+
+    #[test]
+    fn weights_parse_back() {
+        let text: String = WEIGHTS
+            .iter()
+            .map(|[a, b]| format!("[{a}, {b}], // comment\n"))
+            .collect();
+        assert_eq!(Weights::parse(&text).unwrap(), Weights::default());
+        let err = Weights::parse("1 2\n3 x\n").unwrap_err();
+        assert!(err.contains("line 2"), "{err}");
     }
 
     #[test]

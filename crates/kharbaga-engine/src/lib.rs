@@ -148,6 +148,7 @@ pub struct Engine {
     options: Options,
     table: Table,
     params: SearchParams,
+    weights: eval::Weights,
     rng: Rng,
 }
 
@@ -158,6 +159,7 @@ impl Engine {
             table: Table::new(options.hash_mib),
             options,
             params: SearchParams::default(),
+            weights: eval::Weights::default(),
             rng: Rng::from_time(),
         }
     }
@@ -183,6 +185,16 @@ impl Engine {
     /// Changes the search switches (for experiments; the defaults are the strongest known).
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
+    }
+
+    /// The evaluation weights in use.
+    pub fn weights(&self) -> &eval::Weights {
+        &self.weights
+    }
+
+    /// Changes the evaluation weights (for tuning and experiments).
+    pub fn set_weights(&mut self, weights: eval::Weights) {
+        self.weights = weights;
     }
 
     /// Seeds the random choices of levels below 10 (seeded from the clock by default).
@@ -247,6 +259,7 @@ impl Engine {
             tt: &self.table,
             rules,
             params: self.params,
+            weights: self.weights.clone(),
             stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),

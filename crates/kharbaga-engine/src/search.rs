@@ -49,6 +49,7 @@ pub(crate) struct Shared<'a> {
     pub tt: &'a Table,
     pub rules: Rules,
     pub params: SearchParams,
+    pub weights: crate::eval::Weights,
     /// The caller's stop request.
     pub stop: &'a AtomicBool,
     /// Set by the main thread when the search must end (limits reached or done).

@@ -306,3 +306,77 @@ pub fn run_match(
     });
     state.into_inner().expect("no worker panics").0
 }
+
+/// Makes a player from a text specification:
+///
+/// - `random[:SEED]`, `greedy[:SEED]`: the baseline players;
+/// - `engine[:KEY=VALUE,...]`: the engine, with keys `level` (1-10), `depth`, `nodes`,
+///   `movetime` (ms per move), `threads`, `hash` (MiB), the search switches `threat`
+///   (plies), `lmr`, `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a
+///   feature index whose weights are set to 0; repeatable) and `weights` (a file as read by
+///   [`crate::eval::Weights::parse`]).
+pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
+    let (kind, args) = spec.split_once(':').unwrap_or((spec, ""));
+    let seed = || -> Result<u64, String> {
+        if args.is_empty() {
+            Ok(crate::rng::Rng::from_time().next_u64())
+        } else {
+            args.parse().map_err(|_| format!("'{args}' is not a seed"))
+        }
+    };
+    match kind {
+        "random" => Ok(Box::new(crate::baseline::RandomPlayer::new(seed()?))),
+        "greedy" => Ok(Box::new(crate::baseline::GreedyPlayer::new(seed()?))),
+        "engine" => {
+            let mut options = Options::default();
+            let mut limits = Limits::default();
+            let mut params = crate::SearchParams::default();
+            let mut weights = crate::eval::Weights::default();
+            for item in args.split(',').filter(|s| !s.is_empty()) {
+                let (key, value) = item
+                    .split_once('=')
+                    .ok_or_else(|| format!("'{item}' is not KEY=VALUE"))?;
+                let num = || -> Result<u64, String> {
+                    value
+                        .parse()
+                        .map_err(|_| format!("{key}: '{value}' is not a number"))
+                };
+                match key {
+                    "level" => options.level = num()?.clamp(1, 10) as u8,
+                    "depth" => limits.depth = Some(num()? as u32),
+                    "nodes" => limits.nodes = Some(num()?),
+                    "movetime" => limits.movetime = Some(std::time::Duration::from_millis(num()?)),
+                    "threads" => options.threads = num()?.max(1) as usize,
+                    "hash" => options.hash_mib = num()?.max(1) as usize,
+                    "threat" => params.threat_plies = num()? as u32,
+                    "lmr" => params.lmr = num()? != 0,
+                    "aspiration" => params.aspiration = num()? != 0,
+                    "forced" => params.forced_extension = num()? != 0,
+                    "ttcut" => params.tt_cutoffs = num()? != 0,
+                    "history" => params.history = num()? != 0,
+                    "zero" => {
+                        let f = num()? as usize;
+                        if f >= crate::eval::NUM_FEATURES {
+                            return Err(format!("zero: no feature {f}"));
+                        }
+                        weights.0[f] = [0, 0];
+                    }
+                    "weights" => {
+                        let text = std::fs::read_to_string(value)
+                            .map_err(|e| format!("weights: cannot read {value}: {e}"))?;
+                        weights = crate::eval::Weights::parse(&text)
+                            .map_err(|e| format!("weights: {value}: {e}"))?;
+                    }
+                    _ => return Err(format!("unknown engine setting '{key}'")),
+                }
+            }
+            let mut player = EnginePlayer::new(options, limits).named(spec);
+            player.engine.set_params(params);
+            player.engine.set_weights(weights);
+            Ok(Box::new(player))
+        }
+        _ => Err(format!(
+            "unknown player '{kind}' (expected random, greedy or engine)"
+        )),
+    }
+}

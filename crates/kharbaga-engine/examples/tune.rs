@@ -1,0 +1,289 @@
+//! Texel tuning of the evaluation weights on self-play games.
+//!
+//! 1. Data: games of the engine against itself at a small fixed depth from random openings
+//!    (a few random plies from the start); every quiet position of a game (the side to
+//!    move has no capture) is labelled with the game's result.
+//! 2. Fit: the evaluation is linear in its features (`kharbaga_engine::eval::features`),
+//!    tapered by the phase, so the weights are fitted by logistic regression of the result
+//!    on the evaluation, `P(win) = 1 / (1 + 10^(-K eval / 400))`, with K fitted first for
+//!    the current weights and then held, by full-batch Adam on the mean squared error.
+//! 3. Output: `src/weights.rs`, or the file given by `--out`.
+//!
+//! ```text
+//! cargo run --release -p kharbaga-engine --example tune -- \
+//!     [--games 2000] [--depth 4] [--random-plies 8] [--seed 1] [--workers 2] \
+//!     [--rules standard] [--data /tmp/kharbaga-tune.txt] [--reuse] [--epochs 3000] \
+//!     [--lambda 1e-5] \
+//!     [--out crates/kharbaga-engine/src/weights.rs]
+//! ```
+
+use kharbaga::{Color, Game, Position, Rules};
+use kharbaga_engine::eval::{feature_name, features, Features, NUM_FEATURES, PHASE_MAX};
+use kharbaga_engine::selfplay::{play_game, random_openings, EnginePlayer};
+use kharbaga_engine::{Limits, Options};
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+struct Settings {
+    games: usize,
+    depth: u32,
+    random_plies: usize,
+    seed: u64,
+    workers: usize,
+    rules: Rules,
+    data: String,
+    reuse: bool,
+    epochs: usize,
+    lambda: f64,
+    out: String,
+}
+
+fn settings() -> Settings {
+    let mut s = Settings {
+        games: 2000,
+        depth: 4,
+        random_plies: 8,
+        seed: 1,
+        workers: 2,
+        rules: Rules::standard(),
+        data: "/tmp/kharbaga-tune.txt".into(),
+        reuse: false,
+        epochs: 3000,
+        lambda: 1e-5,
+        out: concat!(env!("CARGO_MANIFEST_DIR"), "/src/weights.rs").into(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
+        match arg.as_str() {
+            "--games" => s.games = value().parse().expect("--games N"),
+            "--depth" => s.depth = value().parse().expect("--depth N"),
+            "--random-plies" => s.random_plies = value().parse().expect("--random-plies N"),
+            "--seed" => s.seed = value().parse().expect("--seed N"),
+            "--workers" => s.workers = value().parse().expect("--workers N"),
+            "--rules" => s.rules = value().parse().unwrap_or_else(|e| panic!("{e}")),
+            "--data" => s.data = value(),
+            "--reuse" => s.reuse = true,
+            "--epochs" => s.epochs = value().parse().expect("--epochs N"),
+            "--out" => s.out = value(),
+            "--lambda" => s.lambda = value().parse().expect("--lambda X"),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    s
+}
+
+/// Plays the self-play games and writes `FEN result` lines (result for Black: 1, 0.5, 0).
+fn generate(s: &Settings) {
+    let openings = random_openings(&s.rules, s.random_plies, s.games, s.seed);
+    let next = AtomicUsize::new(0);
+    let out = Mutex::new(std::io::BufWriter::new(
+        std::fs::File::create(&s.data).expect("cannot create the data file"),
+    ));
+    let done = AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..s.workers {
+            scope.spawn(|| {
+                let limits = Limits {
+                    depth: Some(s.depth),
+                    ..Limits::default()
+                };
+                let options = Options {
+                    hash_mib: 8,
+                    ..Options::default()
+                };
+                let mut black = EnginePlayer::new(options.clone(), limits.clone());
+                let mut white = EnginePlayer::new(options, limits);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= openings.len() {
+                        break;
+                    }
+                    black.engine.new_game();
+                    white.engine.new_game();
+                    let result = play_game(openings[i].clone(), &mut black, &mut white, 300);
+                    let label = match result.winner {
+                        Some(Color::Black) => "1",
+                        Some(Color::White) => "0",
+                        None => "0.5",
+                    };
+                    let lines = quiet_positions(&result.game)
+                        .map(|p| format!("{} {label}\n", p.to_fen()))
+                        .collect::<String>();
+                    out.lock()
+                        .unwrap()
+                        .write_all(lines.as_bytes())
+                        .expect("write");
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n % 200 == 0 {
+                        eprintln!("{n} games, {:.0} s", started.elapsed().as_secs_f64());
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// The positions of a game worth learning from: quiet (no capture for the side to move)
+/// and out of the random opening.
+fn quiet_positions(game: &Game) -> impl Iterator<Item = Position> + '_ {
+    let rules = *game.rules();
+    game.positions()
+        .iter()
+        .skip(4)
+        .filter(move |p| !p.has_capture(&rules) && !p.is_blocked(&rules))
+        .copied()
+}
+
+struct Sample {
+    features: Features,
+    /// The result from the side to move's view.
+    result: f64,
+}
+
+fn load(s: &Settings) -> Vec<Sample> {
+    let text = std::fs::read_to_string(&s.data).expect("cannot read the data file");
+    text.lines()
+        .filter_map(|line| {
+            let (fen, result) = line.rsplit_once(' ')?;
+            let pos = Position::from_fen(fen).ok()?;
+            let black: f64 = result.parse().ok()?;
+            let result = if pos.turn() == Color::Black {
+                black
+            } else {
+                1.0 - black
+            };
+            Some(Sample {
+                features: features(&pos, &s.rules),
+                result,
+            })
+        })
+        .collect()
+}
+
+/// The evaluation with real-valued weights `w` (`2 * NUM_FEATURES`: opening, ending).
+fn eval(w: &[f64], f: &Features) -> f64 {
+    let ph = f.phase as f64 / PHASE_MAX as f64;
+    let mut e = 0.0;
+    for (i, &v) in f.values.iter().enumerate() {
+        if v != 0 {
+            e += v as f64 * (w[2 * i] * ph + w[2 * i + 1] * (1.0 - ph));
+        }
+    }
+    e
+}
+
+fn sigmoid(k: f64, e: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+fn error(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    samples
+        .iter()
+        .map(|s| (s.result - sigmoid(k, eval(w, &s.features))).powi(2))
+        .sum::<f64>()
+        / samples.len() as f64
+}
+
+fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (0.01, 10.0);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if error(samples, w, a) < error(samples, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+fn main() {
+    let s = settings();
+    if !s.reuse || std::fs::metadata(&s.data).is_err() {
+        eprintln!(
+            "generating {} games at depth {} ({} random plies) into {}",
+            s.games, s.depth, s.random_plies, s.data
+        );
+        generate(&s);
+    }
+    let all = load(&s);
+    // The last tenth (whole games, as each game's positions are contiguous) validates.
+    let split = all.len() * 9 / 10;
+    let (samples, validation) = all.split_at(split);
+    eprintln!(
+        "{} positions ({} for validation)",
+        all.len(),
+        validation.len()
+    );
+    let initial = kharbaga_engine::eval::Weights::default();
+    let mut w: Vec<f64> = initial
+        .0
+        .iter()
+        .flat_map(|p| [p[0] as f64, p[1] as f64])
+        .collect();
+    let w0 = w.clone();
+    let k = fit_k(samples, &w);
+    eprintln!(
+        "K = {k:.4}, error {:.6}, validation {:.6}",
+        error(samples, &w, k),
+        error(validation, &w, k)
+    );
+    // Full-batch Adam.
+    let n = w.len();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    let (lr, b1, b2) = (1.0, 0.9, 0.999);
+    let ln10 = std::f64::consts::LN_10;
+    for epoch in 1..=s.epochs {
+        let mut grad = vec![0.0; n];
+        for smp in samples {
+            let e = eval(&w, &smp.features);
+            let p = sigmoid(k, e);
+            // d/dw (r - p)^2 = -2 (r - p) p (1 - p) ln10 K / 400 * de/dw
+            let g = -2.0 * (smp.result - p) * p * (1.0 - p) * ln10 * k / 400.0;
+            let ph = smp.features.phase as f64 / PHASE_MAX as f64;
+            for (i, &val) in smp.features.values.iter().enumerate() {
+                if val != 0 {
+                    grad[2 * i] += g * val as f64 * ph;
+                    grad[2 * i + 1] += g * val as f64 * (1.0 - ph);
+                }
+            }
+        }
+        for i in 0..n {
+            // L2 pull towards the starting weights (in units of a man) against overfitting.
+            let g = grad[i] / samples.len() as f64 + 2.0 * s.lambda * (w[i] - w0[i]) / 1e4;
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+            w[i] -= lr * mh / (vh.sqrt() + 1e-8);
+        }
+        if epoch % 500 == 0 || epoch == s.epochs {
+            eprintln!(
+                "epoch {epoch}: error {:.6}, validation {:.6}",
+                error(samples, &w, k),
+                error(validation, &w, k)
+            );
+        }
+    }
+    let mut src = String::from(
+        "//! Evaluation weights: `[opening, ending]` per feature of [`crate::eval`], in centi-men.\n\
+         //!\n\
+         //! Generated by `cargo run --release -p kharbaga-engine --example tune` (see README.md).\n\n\
+         use crate::eval::NUM_FEATURES;\n\n\
+         /// The weights, indexed by feature.\n\
+         #[rustfmt::skip]\n\
+         pub const WEIGHTS: [[i16; 2]; NUM_FEATURES] = [\n",
+    );
+    for i in 0..NUM_FEATURES {
+        let (a, b) = (w[2 * i].round() as i16, w[2 * i + 1].round() as i16);
+        src.push_str(&format!("    [{a}, {b}], // {}\n", feature_name(i)));
+    }
+    src.push_str("];\n");
+    std::fs::write(&s.out, src).expect("cannot write the weights");
+    eprintln!("wrote {}", s.out);
+}
