@@ -56,7 +56,7 @@ async fn rules() -> Html<&'static str> {
              <title>Kharbaga rules</title><link rel=\"icon\" href=\"/favicon.svg\">\
              <link rel=\"stylesheet\" href=\"/assets/style.css\"></head>\
              <body class=\"rules-page\"><header class=\"top\"><a class=\"brand\" href=\"/\">Kharbaga</a>\
-             <nav><a href=\"javascript:history.back()\" id=\"back\">Back to the board</a></nav></header>\
+             <nav><a href=\"/\" id=\"back\">Back to the board</a></nav></header>\
              <main class=\"rules\">{}</main></body></html>\n",
             markdown::to_html(RULES_MD)
         )
