@@ -742,12 +742,14 @@ impl Tally {
             wdl.losses
         );
         if let (Some(score), Some((elo, low, high))) = (wdl.score(), wdl.elo()) {
+            let interval = match wdl.sweep_bound() {
+                Some(bound) => format!("bound {}", elo_text(bound)),
+                None => format!("{} to {}", elo_text(low), elo_text(high)),
+            };
             line.push_str(&format!(
-                " {:.1}% Elo {} ({} to {})",
+                " {:.1}% Elo {} ({interval})",
                 100.0 * score,
                 elo_text(elo),
-                elo_text(low),
-                elo_text(high)
             ));
         }
         if let Some(sprt) = sprt {
