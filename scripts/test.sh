@@ -11,4 +11,4 @@ cargo test --workspace --all-targets
 cargo test --workspace --doc
 cargo test --release -p kharbaga --test perft -- --ignored
 cargo build --release -p kharbaga-cli
-python3 tools/crosscheck.py --binary target/release/kharbaga
+python3 tools/crosscheck.py target/release/kharbaga
