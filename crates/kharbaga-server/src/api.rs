@@ -3,7 +3,8 @@
 use crate::engine::{EnginePool, SearchError};
 use crate::store::{GameRow, Player, Store};
 use crate::Config;
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -276,6 +277,20 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for Body<T> {
         serde_json::from_slice(&bytes)
             .map(Body)
             .map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
+    }
+}
+
+/// The game id of the address; a malformed one is a JSON error too.
+struct GameId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<GameId, ApiError> {
+        Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|Path(id)| GameId(id))
+            .map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))
     }
 }
 
@@ -780,7 +795,7 @@ async fn create(
 
 async fn get_game(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
     let (row, game) = app.load(&id).await?;
     Ok(Json(app.state(&row, &game)))
@@ -842,7 +857,7 @@ fn move_by_path(game: &Game, points: &[String]) -> Result<Move, ApiError> {
 
 async fn make_move(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     headers: HeaderMap,
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
@@ -954,7 +969,7 @@ fn search_failed(e: SearchError) -> ApiError {
 
 async fn engine_move(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     headers: HeaderMap,
     Body(req): Body<EngineRequest>,
 ) -> Result<Json<EngineMoved>, ApiError> {
@@ -1012,7 +1027,7 @@ struct UndoRequest {
 
 async fn undo(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     headers: HeaderMap,
     Body(req): Body<UndoRequest>,
 ) -> Result<Json<GameState>, ApiError> {
@@ -1052,7 +1067,7 @@ struct HintJson {
 
 async fn hint(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     headers: HeaderMap,
     Body(req): Body<HintRequest>,
 ) -> Result<Json<HintJson>, ApiError> {
@@ -1098,7 +1113,7 @@ fn player_name(p: Player) -> String {
 
 async fn record(
     State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
 ) -> Result<Response, ApiError> {
     let (row, game) = app.load(&id).await?;
     let date = record_date(row.created);

@@ -349,6 +349,10 @@ async fn getting_a_game() {
         assert_eq!(status, StatusCode::NOT_FOUND, "{id}: {v}");
         assert_eq!(v["code"], "not_found");
     }
+    // Not UTF-8 once decoded.
+    let (status, v) = api.get("/api/games/%FF%FE").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["code"], "bad_request");
     let (status, v) = api.get("/api/nothing").await;
     assert_error(
         status,
