@@ -8,10 +8,9 @@ use crate::args::{CliError, RulesArgs};
 use crate::elo::{elo_text, Pentanomial, Sprt, Verdict, Wdl};
 use crate::hub::{quote, Line};
 use kharbaga::{Color, Game, Move, Outcome, Reason, Record, Rules};
-use kharbaga_engine::baseline::{GreedyPlayer, RandomPlayer};
 use kharbaga_engine::rng::Rng;
-use kharbaga_engine::selfplay::{balanced_openings, Player as Baseline};
-use kharbaga_engine::{Engine, Limits, Options};
+use kharbaga_engine::selfplay::{balanced_openings, player_from_spec, Player as Playing};
+use kharbaga_engine::{Limits, Options};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -25,11 +24,15 @@ use std::time::{Duration, Instant};
 ///
 /// Each player is `random` (a random legal move), `greedy` (the move that wins the most
 /// material at once), or engine settings KEY=VALUE,... with the keys level (1-10, default
-/// 10), movetime (milliseconds a move), depth, nodes, hash (MiB) and threads; an engine given
-/// none of movetime, depth and nodes thinks --movetime milliseconds a move. With --first-cmd
-/// or --second-cmd that player is an external program spoken to with the engine protocol
-/// (docs/protocol.md): its settings are sent as the parameters level, hash and threads and
-/// the limits as `level`.
+/// 10), movetime (milliseconds a move), depth, nodes, hash (MiB, default 16) and threads; an
+/// engine given none of movetime, depth and nodes thinks --movetime milliseconds a move. For
+/// experiments the engine's search switches and weights are accepted too (threat, lmr,
+/// aspiration, forced, ttcut, history, zero, weights: see the engine's player_from_spec),
+/// e.g. --first lmr=0 --second lmr=1 --sprt elo0=0,elo1=10.
+///
+/// With --first-cmd or --second-cmd that player is an external program spoken to with the
+/// engine protocol (docs/protocol.md): its settings are sent as the parameters level, hash
+/// and threads and the limits as `level`.
 ///
 /// The openings are the positions a few plies from the start that a short search finds
 /// balanced, in a shuffled order; each is played twice, the first player taking Black, then
@@ -111,7 +114,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..))]
     max_plies: Option<u32>,
 
-    /// A seed for the order of the openings and the players' random choices
+    /// A seed for the order of the openings and the baseline players' random choices
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
 }
@@ -134,7 +137,21 @@ struct EngineSpec {
     nodes: Option<u64>,
     hash: Option<usize>,
     threads: Option<usize>,
+    /// Settings for experiments, passed on to the engine's own player specification.
+    experiments: Vec<String>,
 }
+
+/// The engine's settings for experiments (see `kharbaga_engine::selfplay::player_from_spec`).
+const EXPERIMENT_KEYS: [&str; 8] = [
+    "threat",
+    "lmr",
+    "aspiration",
+    "forced",
+    "ttcut",
+    "history",
+    "zero",
+    "weights",
+];
 
 impl std::str::FromStr for PlayerSpec {
     type Err = String;
@@ -176,9 +193,14 @@ impl std::str::FromStr for PlayerSpec {
                 "nodes" => spec.nodes = Some(read(key, value, 1, u64::MAX)?),
                 "hash" => spec.hash = Some(read(key, value, 1, 65_536)?),
                 "threads" => spec.threads = Some(read(key, value, 1, 256)?),
+                _ if EXPERIMENT_KEYS.contains(&key) => {
+                    spec.experiments.push(format!("{key}={value}"))
+                }
                 _ => {
                     return Err(format!(
-                    "unknown engine setting '{key}' (level, movetime, depth, nodes, hash, threads)"
+                    "unknown engine setting '{key}' (level, movetime, depth, nodes, hash, threads, \
+                     or for experiments {})",
+                    EXPERIMENT_KEYS.join(", ")
                 ))
                 }
             }
@@ -215,12 +237,38 @@ impl EngineSpec {
     fn options(&self) -> Options {
         let default = Options::default();
         Options {
-            hash_mib: self.hash.unwrap_or(16),
+            hash_mib: self.hash.unwrap_or(DEFAULT_HASH_MIB),
             threads: self.threads.unwrap_or(default.threads),
             level: self.level.unwrap_or(default.level),
         }
     }
+
+    /// The engine's own player specification of these settings.
+    fn engine_spec(&self, default_movetime: u64) -> String {
+        let options = self.options();
+        let limits = self.limits(default_movetime);
+        let mut items = vec![
+            format!("level={}", options.level),
+            format!("hash={}", options.hash_mib),
+            format!("threads={}", options.threads),
+        ];
+        if let Some(d) = limits.depth {
+            items.push(format!("depth={d}"));
+        }
+        if let Some(n) = limits.nodes {
+            items.push(format!("nodes={n}"));
+        }
+        if let Some(t) = limits.movetime {
+            items.push(format!("movetime={}", t.as_millis()));
+        }
+        items.extend(self.experiments.iter().cloned());
+        format!("engine:{}", items.join(","))
+    }
 }
+
+/// The transposition table of the engines in a match, unless their settings say otherwise:
+/// enough for a second a move, and light when several games run at once.
+const DEFAULT_HASH_MIB: usize = 16;
 
 /// Why a player lost a game without the rules deciding it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -250,7 +298,7 @@ impl Failure {
 }
 
 /// A player in the match.
-trait Contestant: Send {
+trait Contestant {
     /// Gets ready for a new game.
     fn new_game(&mut self) -> Result<(), Failure>;
     /// The move to play in `game` (which is not over).
@@ -259,72 +307,46 @@ trait Contestant: Send {
     fn budget(&self) -> Option<Duration>;
 }
 
-/// The engine in this process.
-struct EngineContestant {
-    engine: Engine,
-    options: Options,
-    limits: Limits,
-    seed: u64,
+/// A player in this process: the engine or a baseline player, made from the engine
+/// library's player specification.
+struct Internal {
+    spec: String,
+    player: Box<dyn Playing>,
+    budget: Option<Duration>,
 }
 
-impl EngineContestant {
-    fn new(options: Options, limits: Limits, seed: u64) -> EngineContestant {
-        let mut engine = Engine::new(options.clone());
-        engine.set_seed(seed);
-        EngineContestant {
-            engine,
-            options,
-            limits,
-            seed,
-        }
+impl Internal {
+    fn new(spec: String, budget: Option<Duration>) -> Result<Internal, String> {
+        Ok(Internal {
+            player: player_from_spec(&spec)?,
+            spec,
+            budget,
+        })
     }
 }
 
-impl Contestant for EngineContestant {
+impl Contestant for Internal {
     fn new_game(&mut self) -> Result<(), Failure> {
-        self.engine.new_game();
+        self.player.new_game();
         Ok(())
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, Failure> {
-        let stop = AtomicBool::new(false);
-        let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-            self.engine.search(game, &self.limits, &stop, &mut |_| {})
-        }));
-        match searched {
-            Ok(report) => report
-                .best
-                .ok_or_else(|| Failure::new(FailureKind::Crash, "the engine found no move")),
+        match panic::catch_unwind(AssertUnwindSafe(|| self.player.choose(game))) {
+            Ok(Some(mv)) => Ok(mv),
+            Ok(None) => Err(Failure::new(FailureKind::Crash, "no move chosen")),
             Err(_) => {
-                // The engine may be left inconsistent: start afresh for the next game.
-                *self = EngineContestant::new(self.options.clone(), self.limits.clone(), self.seed);
+                // The player may be left inconsistent: start afresh for the next game.
+                if let Ok(fresh) = player_from_spec(&self.spec) {
+                    self.player = fresh;
+                }
                 Err(Failure::new(FailureKind::Crash, "the engine panicked"))
             }
         }
     }
 
     fn budget(&self) -> Option<Duration> {
-        self.limits.movetime
-    }
-}
-
-/// A baseline player of the engine library.
-struct BaselineContestant(Box<dyn Baseline + Send>);
-
-impl Contestant for BaselineContestant {
-    fn new_game(&mut self) -> Result<(), Failure> {
-        self.0.new_game();
-        Ok(())
-    }
-
-    fn choose(&mut self, game: &Game) -> Result<Move, Failure> {
-        self.0
-            .choose(game)
-            .ok_or_else(|| Failure::new(FailureKind::Crash, "no move chosen"))
-    }
-
-    fn budget(&self) -> Option<Duration> {
-        None
+        self.budget
     }
 }
 
@@ -537,17 +559,16 @@ fn contestant(
     seed: u64,
 ) -> Result<Box<dyn Contestant>, String> {
     match (spec, command) {
-        (PlayerSpec::Random, None) => Ok(Box::new(BaselineContestant(Box::new(
-            RandomPlayer::new(seed),
-        )))),
-        (PlayerSpec::Greedy, None) => Ok(Box::new(BaselineContestant(Box::new(
-            GreedyPlayer::new(seed),
-        )))),
-        (PlayerSpec::Engine(spec), None) => Ok(Box::new(EngineContestant::new(
-            spec.options(),
-            spec.limits(movetime),
-            seed,
-        ))),
+        (PlayerSpec::Random, None) => Ok(Box::new(Internal::new(format!("random:{seed}"), None)?)),
+        (PlayerSpec::Greedy, None) => Ok(Box::new(Internal::new(format!("greedy:{seed}"), None)?)),
+        (PlayerSpec::Engine(spec), None) => Ok(Box::new(Internal::new(
+            spec.engine_spec(movetime),
+            spec.limits(movetime).movetime,
+        )?)),
+        (PlayerSpec::Engine(spec), Some(_)) if !spec.experiments.is_empty() => Err(format!(
+            "{} are settings of this program's engine, not of an external one",
+            spec.experiments.join(", ")
+        )),
         (PlayerSpec::Engine(spec), Some(command)) => {
             let mut external = External {
                 command: command.to_string(),
@@ -788,16 +809,14 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         player_name(&args.first, args.first_cmd.as_deref()),
         player_name(&args.second, args.second_cmd.as_deref()),
     ];
-    // Check both players before the openings are searched.
+    // Make both players once before the openings are searched, to report bad settings
+    // (or a program that does not start) at once.
     for (spec, cmd) in [
         (&args.first, &args.first_cmd),
         (&args.second, &args.second_cmd),
     ] {
-        if let (PlayerSpec::Random | PlayerSpec::Greedy, Some(_)) = (spec, cmd) {
-            return Err(CliError::Input(format!(
-                "'{spec}' is a built-in player: an external program needs engine settings"
-            )));
-        }
+        contestant(spec, cmd.as_deref(), rules, args.movetime, args.seed)
+            .map_err(CliError::Input)?;
     }
     let progress_to_terminal = io::stderr().is_terminal();
     eprintln!(
@@ -1178,6 +1197,39 @@ mod tests {
             panic!("an engine");
         };
         assert_eq!(spec.limits(100).movetime, Some(Duration::from_millis(100)));
+        // Settings for experiments go to the engine's own player specification.
+        let PlayerSpec::Engine(spec) = "lmr=0,level=9,history=1".parse().unwrap() else {
+            panic!("an engine");
+        };
+        assert_eq!(spec.experiments, ["lmr=0", "history=1"]);
+        assert_eq!(
+            spec.engine_spec(100),
+            "engine:level=9,hash=16,threads=1,movetime=100,lmr=0,history=1"
+        );
+        assert!(Internal::new(spec.engine_spec(100), None).is_ok());
+        let e = contestant(
+            &PlayerSpec::Engine(spec),
+            Some("other-engine"),
+            Rules::standard(),
+            100,
+            1,
+        )
+        .err()
+        .unwrap();
+        assert!(
+            e.contains("lmr=0, history=1 are settings of this program's engine"),
+            "{e}"
+        );
+        let e = contestant(
+            &PlayerSpec::Greedy,
+            Some("other-engine"),
+            Rules::standard(),
+            100,
+            1,
+        )
+        .err()
+        .unwrap();
+        assert!(e.contains("'greedy' is a built-in player"), "{e}");
         for (bad, why) in [
             ("level=11", "level must be a whole number from 1 to 10"),
             ("speed=3", "unknown engine setting 'speed'"),
