@@ -1,6 +1,6 @@
 //! The `kharbaga` command: play a game at the terminal (against a person or the engine),
 //! analyse positions, run the engine behind a line protocol, play engine matches, run the
-//! benchmark, list legal moves and count the move tree (perft). Each command lives in its
+//! benchmark, serve the browser page, list legal moves and count the move tree (perft). Each command lives in its
 //! own module as a thin layer over the `kharbaga` and `kharbaga-engine` libraries.
 
 mod analyze;
@@ -13,6 +13,7 @@ mod match_cmd;
 mod moves;
 mod perft;
 mod play;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -37,6 +38,7 @@ enum Command {
     Engine(hub::HubArgs),
     Match(Box<match_cmd::MatchArgs>),
     Bench(bench::BenchArgs),
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => hub::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     args::exit_status(result)
 }

@@ -1,0 +1,49 @@
+//! `kharbaga serve`: the web server with the browser page.
+
+use crate::args::CliError;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Starts the web server: play Kharbaga in a browser, against a person at the same screen
+/// or the engine. Prints the address to open; Ctrl-C stops it. Games are stored in SQLite in
+/// the data folder and survive restarts.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0 to expose it)
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+
+    /// The port
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+
+    /// The data folder (default: $XDG_DATA_HOME/kharbaga or ~/.local/share/kharbaga)
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+
+    /// At most this many engine searches at once; the others wait
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    engine_searches: u32,
+
+    /// The longest an engine move may think, in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(10..=600_000))]
+    max_engine_time: u64,
+}
+
+/// Runs the server until it is stopped.
+pub fn run(args: &ServeArgs) -> Result<(), CliError> {
+    let defaults = kharbaga_server::Config::default();
+    let config = kharbaga_server::Config {
+        host: args.host.clone(),
+        port: args.port,
+        data_dir: args.data.clone().unwrap_or(defaults.data_dir.clone()),
+        max_engine_searches: args.engine_searches as usize,
+        max_engine_time: Duration::from_millis(args.max_engine_time),
+        ..defaults
+    };
+    // A failure here is the machine's (address in use, unwritable folder), not bad input.
+    kharbaga_server::run(config).map_err(|e| CliError::Io(std::io::Error::other(e.to_string())))
+}
