@@ -13,7 +13,7 @@
 //! cargo run --release -p kharbaga-engine --example tune -- \
 //!     [--games 2000] [--depth 4] [--random-plies 8] [--seed 1] [--workers 2] \
 //!     [--rules standard] [--data /tmp/kharbaga-tune.txt] [--reuse] [--epochs 3000] \
-//!     [--lambda 1e-5] \
+//!     [--lambda 1e-4] \
 //!     [--out crates/kharbaga-engine/src/weights.rs]
 //! ```
 
@@ -51,7 +51,7 @@ fn settings() -> Settings {
         data: "/tmp/kharbaga-tune.txt".into(),
         reuse: false,
         epochs: 3000,
-        lambda: 1e-5,
+        lambda: 1e-4,
         out: concat!(env!("CARGO_MANIFEST_DIR"), "/src/weights.rs").into(),
     };
     let mut args = std::env::args().skip(1);

@@ -7,53 +7,53 @@ use crate::eval::NUM_FEATURES;
 /// The weights, indexed by feature.
 #[rustfmt::skip]
 pub const WEIGHTS: [[i16; 2]; NUM_FEATURES] = [
-    [104, 106], // man on a1
-    [107, 106], // man on c1
-    [107, 106], // man on e1
-    [107, 106], // man on g1
-    [104, 106], // man on i1
-    [100, 100], // man on b2
-    [103, 100], // man on d2
-    [103, 100], // man on f2
-    [100, 100], // man on h2
-    [102, 103], // man on a3
-    [105, 103], // man on c3
-    [105, 103], // man on e3
-    [105, 103], // man on g3
-    [102, 103], // man on i3
-    [105, 107], // man on b4
-    [108, 107], // man on d4
-    [108, 107], // man on f4
-    [105, 107], // man on h4
-    [109, 113], // man on a5
-    [112, 113], // man on c5
-    [112, 113], // man on e5
-    [112, 113], // man on g5
-    [109, 113], // man on i5
-    [114, 121], // man on b6
-    [117, 121], // man on d6
-    [117, 121], // man on f6
-    [114, 121], // man on h6
-    [120, 130], // man on a7
-    [123, 130], // man on c7
-    [123, 130], // man on e7
-    [123, 130], // man on g7
-    [120, 130], // man on i7
-    [128, 142], // man on b8
-    [131, 142], // man on d8
-    [131, 142], // man on f8
-    [128, 142], // man on h8
+    [260, 151], // man on a1
+    [147, 176], // man on c1
+    [235, 145], // man on e1
+    [232, 108], // man on g1
+    [107, 192], // man on i1
+    [82, 132], // man on b2
+    [79, 81], // man on d2
+    [134, 94], // man on f2
+    [111, 165], // man on h2
+    [135, 153], // man on a3
+    [113, 105], // man on c3
+    [62, 128], // man on e3
+    [63, 161], // man on g3
+    [80, 157], // man on i3
+    [16, 145], // man on b4
+    [41, 136], // man on d4
+    [95, 115], // man on f4
+    [66, 126], // man on h4
+    [101, 122], // man on a5
+    [17, 173], // man on c5
+    [100, 66], // man on e5
+    [54, 161], // man on g5
+    [120, 140], // man on i5
+    [115, 75], // man on b6
+    [82, 93], // man on d6
+    [94, 59], // man on f6
+    [147, 122], // man on h6
+    [140, 218], // man on a7
+    [133, 178], // man on c7
+    [88, 100], // man on e7
+    [56, 63], // man on g7
+    [106, 254], // man on i7
+    [125, 132], // man on b8
+    [149, 269], // man on d8
+    [106, 120], // man on f8
+    [137, 195], // man on h8
     [100, 100], // man on a9
     [103, 100], // man on c9
     [103, 100], // man on e9
     [103, 100], // man on g9
     [100, 100], // man on i9
-    [300, 350], // mullah
-    [2, 2], // man mobility
-    [1, 2], // mullah mobility
-    [-10, -10], // threatened (side to move)
+    [252, 321], // mullah
+    [-14, -2], // man mobility
+    [-44, 8], // mullah mobility
+    [-22, -3], // threatened (side to move)
     [10, 10], // threatened (opponent)
-    [5, 5], // tempo
-    [50, 100], // sole mullah
-    [5, 30], // free path
+    [-22, 15], // tempo
+    [-1, 46], // sole mullah
+    [-14, 59], // free path
 ];
