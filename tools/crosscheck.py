@@ -7,11 +7,14 @@ the positions of random games played with the reference generator from the start
 random placements with men and Mullahs of both colours. It feeds them, one per line, to
 `BINARY moves --rules R` and to `BINARY moves --rules R --paths` (batch mode: one output
 line per position, moves sorted in byte order, separated by single spaces) and compares
-every line with the reference's. Differences are printed with the position, the rules and
+every line with the reference's. For a sample of the positions it also compares
+`BINARY perft --divide --depth 2` (each move with the number of replies after it, which
+checks how the binary plays the moves, too). Differences are printed with the position, the rules and
 the moves only one side lists; the exit status is 1 if there is any, else 0 after the line
 `crosscheck: N positions, 0 differences`.
 
-Usage: crosscheck.py [BINARY] [--games N] [--placements N] [--seed S] [--rules R ...]
+Usage: crosscheck.py [BINARY] [--games N] [--placements N] [--divides N] [--seed S]
+                     [--rules R ...]
 BINARY defaults to target/release/kharbaga.
 """
 
@@ -83,6 +86,41 @@ def run_binary(binary, rules, paths, positions):
     return done.stdout.splitlines()
 
 
+def reference_divide(position, rules, paths):
+    """Each legal move with the number of legal replies after it."""
+    board, side = ref.parse_position(position)
+    return {
+        ref.notation(m): len(ref.legal_moves(ref.play(board, side, m, rules), ref.other(side), rules, paths))
+        for m in ref.legal_moves(board, side, rules, paths)
+    }
+
+
+def binary_divide(binary, rules_text, position, paths):
+    args = [binary, "perft", "--rules", rules_text, "--position", position, "--depth", "2", "--divide"]
+    done = subprocess.run(args + (["--paths"] if paths else []), capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"crosscheck: {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()}")
+    counts = dict(line.split() for line in done.stdout.splitlines() if not line.startswith("total"))
+    return {move: int(n) for move, n in counts.items()}
+
+
+def compare_divides(binary, rules_text, positions):
+    """Compares perft --divide at depth 2 on `positions`; returns the number of differences."""
+    rules = ref.parse_rules(rules_text)
+    differences = 0
+    for position in positions:
+        for paths in (False, True):
+            theirs = binary_divide(binary, rules_text, position, paths)
+            ours = reference_divide(position, rules, paths)
+            if theirs != ours:
+                differences += 1
+                print(f"DIFFERENCE perft --divide --depth 2 rules {rules_text}{' --paths' if paths else ''} position {position}")
+                for move in sorted(set(theirs) | set(ours)):
+                    if theirs.get(move) != ours.get(move):
+                        print(f"  {move}: binary {theirs.get(move)}, reference {ours.get(move)}")
+    return differences
+
+
 def compare(binary, rules_text, positions):
     """Prints each position where the binary and the reference disagree; returns the count."""
     rules = ref.parse_rules(rules_text)
@@ -109,6 +147,7 @@ def main():
     parser.add_argument("binary", nargs="?", default="target/release/kharbaga")
     parser.add_argument("--games", type=int, default=6, help="random games per rule set")
     parser.add_argument("--placements", type=int, default=150, help="random placements per rule set")
+    parser.add_argument("--divides", type=int, default=20, help="positions per rule set for perft --divide")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="+", default=RULES)
     args = parser.parse_args()
@@ -125,6 +164,7 @@ def main():
         positions = list(dict.fromkeys(positions))  # distinct, in order
         total += len(positions)
         differences += compare(args.binary, rules_text, positions)
+        differences += compare_divides(args.binary, rules_text, rng.sample(positions, min(args.divides, len(positions))))
     print(f"crosscheck: {total} positions, {differences} differences")
     sys.exit(1 if differences else 0)
 
