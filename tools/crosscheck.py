@@ -24,6 +24,7 @@ import random
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_movegen as ref  # noqa: E402
 
