@@ -223,6 +223,41 @@ fn a_person_against_the_engine_with_undo_and_hint() {
 }
 
 #[test]
+fn the_engine_answers_a_draw_offer_by_its_score() {
+    // One Black man against four White men: the engine (White) is far ahead and declines;
+    // then Black resigns.
+    let out = ok(run(
+        &[
+            "play",
+            "--engine",
+            "white",
+            "--position",
+            "B:Ba1:Wc9,e9,g9,i9",
+            "--movetime",
+            "50",
+        ],
+        "draw\nresign\n",
+    ));
+    assert!(out.contains("White declines the draw."), "{out}");
+    assert!(out.contains("Result: 0-1"), "{out}");
+    // Four Black men against one: the engine (White) is far behind and accepts.
+    let out = ok(run(
+        &[
+            "play",
+            "--engine",
+            "white",
+            "--position",
+            "B:Ba1,c1,e1,g1:Wi9",
+            "--movetime",
+            "50",
+        ],
+        "draw\n",
+    ));
+    assert!(out.contains("Draw by agreement"), "{out}");
+    assert!(out.contains("Result: 1/2-1/2"), "{out}");
+}
+
+#[test]
 fn play_with_clocks_and_bad_seat_options() {
     let out = ok(run(
         &[
