@@ -4,9 +4,11 @@
 //! - When the side to move can capture and capturing is compulsory, the position is not
 //!   quiet and there is no standing pat: every capture is searched (they are all the legal
 //!   moves). When captures are optional, the side may stand pat or capture.
-//! - At a quiet position where the opponent threatens a capture, standing pat would assume
-//!   the threat can be ignored, so (within a budget of [`SearchParams::threat_plies`] per
-//!   line) every move is searched instead, as the side to move must answer the threat.
+//! - At a quiet position where the opponent threatens a capture, standing pat assumes the
+//!   threat can be ignored. With a budget of `SearchParams::threat_plies` per line, every
+//!   move is searched there instead. The budget is 0 by default: measured at a fixed node
+//!   count, the extra search cost more than it found (STRENGTH.md); the evaluation's
+//!   threatened-pieces term accounts for the threat instead.
 //! - A side with no legal move has lost, quiet or not.
 
 use crate::eval::evaluate;

@@ -39,11 +39,11 @@ fn a_legal_move_in_random_games_under_every_rule_set() {
     for name in sets {
         let rules: Rules = name.parse().unwrap();
         let mut engine = engine();
-        for _ in 0..3 {
+        for _ in 0..2 {
             let mut game = Game::new(rules);
             for ply in 0..120 {
                 let legal = game.legal_moves();
-                if ply % 7 == 0 {
+                if ply % 9 == 0 {
                     let report = search(&mut engine, &game, &depth(3));
                     match report.best {
                         Some(m) => assert!(
@@ -214,4 +214,39 @@ fn finished_games_return_no_move() {
     assert!(game.outcome().is_some());
     let report = search(&mut engine(), &game, &depth(3));
     assert_eq!((report.best, report.score), (None, Score::Centi(0)));
+}
+
+#[test]
+fn helper_threads_share_the_work_and_agree_on_a_forced_win() {
+    // The composed win of tests/composed.rs (a7-a9 wins in 3) found with two threads.
+    let game = Game::from_position(
+        Rules::standard(),
+        Position::from_fen("B:Bb4,b6,a7,b8:Wf2,g3,e5,f8,c9").unwrap(),
+    );
+    let mut engine = Engine::new(Options {
+        hash_mib: 4,
+        threads: 2,
+        ..Options::default()
+    });
+    let report = search(&mut engine, &game, &depth(6));
+    assert_eq!(report.best.unwrap().to_string(), "a7-a9");
+    assert_eq!(report.score, Score::WinIn(3));
+}
+
+#[test]
+fn clock_limits_keep_the_search_short() {
+    let game = Game::new(Rules::standard());
+    let limits = Limits {
+        clock: Some(Duration::from_millis(600)),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let report = search(&mut engine(), &game, &limits);
+    assert!(report.best.is_some());
+    // The hard limit is a third of the clock at most.
+    assert!(
+        started.elapsed() < Duration::from_millis(450),
+        "{:?}",
+        started.elapsed()
+    );
 }
