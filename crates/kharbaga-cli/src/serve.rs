@@ -5,9 +5,12 @@ use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Starts the web server: play Kharbaga in a browser, against a person at the same screen
-/// or the engine. Prints the address to open; Ctrl-C stops it. Games are stored in SQLite in
-/// the data folder and survive restarts.
+/// Serve the browser page: play in a browser, against the engine or a person
+///
+/// Starts the web server (the page is built into the program) and prints the address to
+/// open; Ctrl-C stops it. Play against a person at the same screen or the engine. Games are
+/// stored in SQLite in the data folder, written on every move, and survive restarts; each
+/// game has its own address. The JSON API is described in docs/api.md.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0 to expose it)
