@@ -177,6 +177,11 @@ impl Engine {
         self.options = options;
     }
 
+    /// How full the transposition table is with entries of the last search, in permille.
+    pub fn hashfull(&self) -> usize {
+        self.table.hashfull()
+    }
+
     /// The search switches in use.
     pub fn params(&self) -> SearchParams {
         self.params

@@ -21,6 +21,10 @@ pub struct SearchParams {
     pub threat_plies: u32,
     /// Late move reductions.
     pub lmr: bool,
+    /// The first move index (0-based, in search order) that late move reductions apply to.
+    pub lmr_from: usize,
+    /// Reduce more: a logarithmic reduction in depth and move number instead of 1 or 2.
+    pub lmr_extra: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
     /// A node with a single legal move does not use up depth.
@@ -37,11 +41,25 @@ impl Default for SearchParams {
             // Measured: 1 loses about 46 Elo at a fixed node count (STRENGTH.md).
             threat_plies: 0,
             lmr: true,
+            lmr_from: 3,
+            lmr_extra: false,
             aspiration: true,
             forced_extension: true,
             tt_cutoffs: true,
             history: true,
         }
+    }
+}
+
+/// The late move reduction for the `index`-th move at `depth`.
+fn lmr_reduction(depth: i32, index: usize, pv_node: bool, extra: bool) -> i32 {
+    if extra {
+        let r = ((depth as f64).ln() * (index as f64).ln() / 2.0) as i32 - pv_node as i32;
+        r.clamp(1, depth - 2)
+    } else if index >= 8 && depth >= 6 {
+        2
+    } else {
+        1
     }
 }
 
@@ -282,12 +300,8 @@ impl<'a> Searcher<'a> {
                 score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, child_quiet);
             } else {
                 let quiet_move = !mv.is_capture() && !pos.is_promotion(mv);
-                let reduction = if params.lmr && quiet_move && depth >= 3 && i >= 3 {
-                    if i >= 8 && depth >= 6 {
-                        2
-                    } else {
-                        1
-                    }
+                let reduction = if params.lmr && quiet_move && depth >= 3 && i >= params.lmr_from {
+                    lmr_reduction(depth, i, pv_node, params.lmr_extra)
                 } else {
                     0
                 };

@@ -312,7 +312,7 @@ pub fn run_match(
 /// - `random[:SEED]`, `greedy[:SEED]`: the baseline players;
 /// - `engine[:KEY=VALUE,...]`: the engine, with keys `level` (1-10), `depth`, `nodes`,
 ///   `movetime` (ms per move), `threads`, `hash` (MiB), the search switches `threat`
-///   (plies), `lmr`, `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a
+///   (plies), `lmr`, `lmrfrom` (first reduced move), `lmrextra`, `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a
 ///   feature index whose weights are set to 0; repeatable) and `weights` (a file as read by
 ///   [`crate::eval::Weights::parse`]).
 pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
@@ -350,6 +350,8 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
                     "hash" => options.hash_mib = num()?.max(1) as usize,
                     "threat" => params.threat_plies = num()? as u32,
                     "lmr" => params.lmr = num()? != 0,
+                    "lmrfrom" => params.lmr_from = num()? as usize,
+                    "lmrextra" => params.lmr_extra = num()? != 0,
                     "aspiration" => params.aspiration = num()? != 0,
                     "forced" => params.forced_extension = num()? != 0,
                     "ttcut" => params.tt_cutoffs = num()? != 0,

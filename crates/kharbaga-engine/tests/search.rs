@@ -250,3 +250,14 @@ fn clock_limits_keep_the_search_short() {
         started.elapsed()
     );
 }
+
+#[test]
+fn the_table_fills_and_new_game_empties_it() {
+    let game = Game::new(Rules::standard());
+    let mut engine = engine();
+    assert_eq!(engine.hashfull(), 0);
+    search(&mut engine, &game, &depth(10));
+    assert!(engine.hashfull() > 0);
+    engine.new_game();
+    assert_eq!(engine.hashfull(), 0);
+}
