@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::board::{leap_landings, leap_sources, run_until, Direction, LEAPS};
 use crate::color::Color;
 use crate::moves::{Move, MAX_PATH};
-use crate::point::Point;
+use crate::point::{Point, NUM_POINTS};
 use crate::position::Position;
 use crate::rules::{BackRank, Rules, ALL_WAYS, BLACK_NOT_BACK, WHITE_NOT_BACK};
 
@@ -38,6 +38,35 @@ pub(crate) fn man_first_hops(
         (true, _) => hops_in(&ALL_WAYS, men, enemies, empty, each),
         (false, Color::Black) => hops_in(&BLACK_NOT_BACK, men, enemies, empty, each),
         (false, Color::White) => hops_in(&WHITE_NOT_BACK, men, enemies, empty, each),
+    }
+}
+
+const fn build_leap_overs(dirs: &[Direction]) -> [Bitboard; NUM_POINTS] {
+    let mut t = [Bitboard::EMPTY; NUM_POINTS];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        let mut i = 0;
+        while i < dirs.len() {
+            if let Some((over, _)) = LEAPS[p][dirs[i].index()] {
+                t[p] = t[p].with(over);
+            }
+            i += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const LEAP_OVERS_ALL: [Bitboard; NUM_POINTS] = build_leap_overs(&ALL_WAYS);
+const LEAP_OVERS_BLACK: [Bitboard; NUM_POINTS] = build_leap_overs(&BLACK_NOT_BACK);
+const LEAP_OVERS_WHITE: [Bitboard; NUM_POINTS] = build_leap_overs(&WHITE_NOT_BACK);
+
+/// For each point, the points a man of `color` there may leap over under `rules`.
+fn leap_overs(rules: &Rules, color: Color) -> &'static [Bitboard; NUM_POINTS] {
+    match (rules.men_capture_backwards, color) {
+        (true, _) => &LEAP_OVERS_ALL,
+        (false, Color::Black) => &LEAP_OVERS_BLACK,
+        (false, Color::White) => &LEAP_OVERS_WHITE,
     }
 }
 
@@ -78,7 +107,7 @@ pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, sink: &mut impl S
     let mut search = CaptureSearch {
         rules,
         promotion_y: us.promotion_y(),
-        man_dirs: rules.man_capture_directions(us),
+        leap_overs: leap_overs(rules, us),
         enemies: pos.pieces(!us),
         all: pos.occupied(),
         occupied: pos.occupied(),
@@ -100,7 +129,9 @@ pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, sink: &mut impl S
 struct CaptureSearch<'a, S: Sink> {
     rules: &'a Rules,
     promotion_y: u8,
-    man_dirs: &'static [Direction],
+    /// For each point, the points a man there may leap over (the directions it may
+    /// capture in, where the line is long enough).
+    leap_overs: &'static [Bitboard; NUM_POINTS],
     /// The opponent's pieces, captured or not.
     enemies: Bitboard,
     /// Every occupied point before the move.
@@ -153,11 +184,11 @@ impl<S: Sink> CaptureSearch<'_, S> {
         let targets = self.enemies & !captured;
         let blockers = self.blockers(captured);
         let mut found = false;
-        for &d in self.man_dirs {
-            let Some((over, land)) = LEAPS[cur.index()][d.index()] else {
-                continue;
-            };
-            if !targets.contains(over) || blockers.contains(land) {
+        for over in self.leap_overs[cur.index()] & targets {
+            // Indices are linear along a line: the landing point is as far beyond the
+            // jumped point as the jumped point is beyond the start.
+            let land = Point::new_unchecked((2 * over.index() - cur.index()) as u8);
+            if blockers.contains(land) {
                 continue;
             }
             found = true;

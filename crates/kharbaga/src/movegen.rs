@@ -60,9 +60,6 @@ impl Position {
 
     fn captures_into(&self, rules: &Rules, out: &mut Vec<Move>, all_paths: bool) {
         out.clear();
-        if !self.has_capture(rules) {
-            return;
-        }
         capture_sequences(self, rules, out);
         if rules.majority && rules.capture_chains {
             let most = out.iter().map(|m| m.captured().count()).max().unwrap_or(0);
@@ -174,12 +171,10 @@ impl Position {
     pub fn count_legal(&self, rules: &Rules) -> u64 {
         let captures = if !rules.capture_chains {
             self.count_single_hops(rules)
-        } else if self.has_capture(rules) {
+        } else {
             let mut distinct = DistinctCaptures::new(rules.majority);
             capture_sequences(self, rules, &mut distinct);
             distinct.count()
-        } else {
-            0
         };
         if captures > 0 && rules.capture_compulsory {
             captures
