@@ -63,7 +63,7 @@ impl Player for GreedyPlayer {
         let mut best: Vec<Move> = Vec::new();
         let mut best_value = i32::MIN;
         for mv in game.legal_moves() {
-            let next = crate::play(pos, &mv);
+            let next = pos.play(&mv);
             let value = if next.is_blocked(rules) {
                 i32::MAX
             } else {

@@ -156,32 +156,13 @@ fn relative(color: Color, index: usize) -> usize {
     }
 }
 
-fn forward_directions(rules: &Rules, color: Color) -> &'static [Direction] {
-    use Direction::*;
-    match (rules.men_step_sideways, color) {
-        (false, Color::Black) => &[N, NE, NW],
-        (false, Color::White) => &[S, SE, SW],
-        (true, Color::Black) => &[N, NE, E, W, NW],
-        (true, Color::White) => &[S, SE, E, W, SW],
-    }
-}
-
-fn man_capture_directions(rules: &Rules, color: Color) -> &'static [Direction] {
-    use Direction::*;
-    match (rules.men_capture_backwards, color) {
-        (true, _) => &Direction::ALL,
-        (false, Color::Black) => &[N, NE, E, W, NW],
-        (false, Color::White) => &[S, SE, E, W, SW],
-    }
-}
-
 /// The pieces of `!attacker` that `attacker` could take with a single hop, were it its turn.
 pub fn single_hop_victims(pos: &Position, rules: &Rules, attacker: Color) -> Bitboard {
     let enemies = pos.pieces(!attacker);
     let empty = pos.empty();
     let men = pos.men(attacker);
     let mut victims = Bitboard::EMPTY;
-    for &d in man_capture_directions(rules, attacker) {
+    for &d in rules.man_capture_directions(attacker) {
         let over = shift(men & JUMP_MASKS[d.index()], d) & enemies;
         victims |= over & shift(empty, d.opposite());
     }
@@ -203,7 +184,8 @@ pub fn single_hop_victims(pos: &Position, rules: &Rules, attacker: Color) -> Bit
 pub fn mobility(pos: &Position, rules: &Rules, color: Color) -> (i32, i32) {
     let empty = pos.empty();
     let men = pos.men(color);
-    let steps: u32 = forward_directions(rules, color)
+    let steps: u32 = rules
+        .man_step_directions(color)
         .iter()
         .map(|&d| (shift(men, d) & empty).count())
         .sum();

@@ -23,37 +23,12 @@ pub mod weights;
 pub use level::Level;
 pub use search::SearchParams;
 
-use kharbaga::{Game, Move, Position};
+use kharbaga::{Game, Move};
 use rng::Rng;
 use search::{RootMove, Searcher, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use tt::Table;
-
-/// The position after the legal move `mv`: [`Position::play`], except for a capture that
-/// ends on a point it captured (possible with immediate removal), which `Position::play`
-/// gets wrong (it demotes the mover; reported to the rules crate), so it is built here.
-pub fn play(pos: &Position, mv: &Move) -> Position {
-    let captured = mv.captured();
-    if !captured.contains(mv.to()) {
-        return pos.play(mv);
-    }
-    let us = pos.turn();
-    let mut setup = pos.to_setup();
-    let mullah = pos.mullahs(us).contains(mv.from()) || mv.to().y() == us.promotion_y();
-    setup.black &= !captured;
-    setup.white &= !captured;
-    setup.mullahs = (setup.mullahs & !captured).without(mv.from());
-    match us {
-        kharbaga::Color::Black => setup.black = setup.black.without(mv.from()).with(mv.to()),
-        kharbaga::Color::White => setup.white = setup.white.without(mv.from()).with(mv.to()),
-    }
-    if mullah {
-        setup.mullahs = setup.mullahs.with(mv.to());
-    }
-    setup.turn = !us;
-    Position::from_setup(setup).expect("a legal move leads to a legal position")
-}
 
 /// A search score from the side to move's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -340,32 +315,5 @@ impl Engine {
     /// Clears the transposition table and other learned state (for a new game).
     pub fn new_game(&mut self) {
         self.table.clear();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use kharbaga::Rules;
-
-    #[test]
-    fn play_keeps_a_mullah_that_lands_on_a_point_it_took() {
-        // Dagaz rules (immediate removal): the Mullah takes h8 first and lands there last.
-        let rules = Rules::dagaz();
-        let pos = Position::from_fen(
-            "B:Bc1,e1,i1,b2,d2,h2,i3,Kg9:WKg1,c5,d6,f6,h6,a7,b8,d8,h8,a9,c9,e9,i9",
-        )
-        .unwrap();
-        let mv = pos.parse_move(&rules, "g9xi7xf4xc7xc3xh8").unwrap();
-        let next = play(&pos, &mv);
-        let h8 = "h8".parse().unwrap();
-        assert_eq!(
-            next.piece_at(h8),
-            Some(kharbaga::Piece {
-                color: kharbaga::Color::Black,
-                mullah: true
-            })
-        );
-        assert_eq!(next.pieces(kharbaga::Color::White).count(), 13 - 5);
     }
 }

@@ -60,7 +60,7 @@ impl Searcher<'_> {
         self.order.sort(pos, &mut moves, None, ply);
         let threats = if answer_threat { threats - 1 } else { threats };
         for mv in &moves {
-            let child = crate::play(pos, mv);
+            let child = pos.play(mv);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, threats);
             if self.aborted {
                 break;

@@ -293,7 +293,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITE;
         let mut best_move: Option<Move> = None;
         for (i, mv) in moves.iter().enumerate() {
-            let child = crate::play(pos, mv);
+            let child = pos.play(mv);
             let child_quiet = if pos.is_progress(mv) { 0 } else { quiet + 1 };
             let mut score;
             if i == 0 {
@@ -391,7 +391,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITE;
         for (i, rm) in moves.iter_mut().enumerate().skip(first) {
             let mv = rm.mv;
-            let child = crate::play(root, &mv);
+            let child = root.play(&mv);
             let child_quiet = if root.is_progress(&mv) { 0 } else { quiet + 1 };
             self.seldepth = 0;
             let mut score;

@@ -1161,3 +1161,24 @@ fn immediate_removal_capture_ending_on_a_captured_point_keeps_the_piece() {
         next.hash()
     );
 }
+
+/// The same under `dagaz`: the Mullah on g9 takes h8 first (landing i7) and, four captures
+/// later, lands on h8 again; it must still be a Mullah there.
+#[test]
+fn dagaz_mullah_landing_where_it_captured_first_stays_a_mullah() {
+    let rules = Rules::dagaz();
+    let pos =
+        Position::from_fen("B:Bc1,e1,i1,b2,d2,h2,i3,Kg9:WKg1,c5,d6,f6,h6,a7,b8,d8,h8,a9,c9,e9,i9")
+            .unwrap();
+    let mv = pos.parse_move(&rules, "g9xi7xf4xc7xc3xh8").unwrap();
+    let next = pos.play(&mv);
+    let h8: Point = "h8".parse().unwrap();
+    assert_eq!(
+        next.piece_at(h8),
+        Some(Piece {
+            color: Color::Black,
+            mullah: true
+        })
+    );
+    assert_eq!(next.pieces(Color::White).count(), 13 - 5);
+}
