@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 /// The report gives wins, draws and losses from the first player's view, the score, the
 /// Elo difference with its 95% interval (trinomial), the game pairs (pentanomial) and with
 /// --sprt the log-likelihood ratio of the GSPRT approximation on the pairs, as fishtest
-/// computes it with logistic Elo bounds (see src/elo.rs). An SPRT stops the match once the
+/// computes it with logistic Elo bounds (docs/strength.md). An SPRT stops the match once the
 /// ratio crosses a bound, from the 10th pair on (games under way are finished and counted).
 ///
 /// Under rules with no no-progress limit, or where men step sideways, games could last
