@@ -797,6 +797,75 @@ fn openings(rules: &Rules, plies: u32, margin: u32, seed: u64) -> Vec<Game> {
     openings
 }
 
+/// The pairs to play, shared by the workers.
+struct Schedule<'a> {
+    args: &'a MatchArgs,
+    rules: Rules,
+    max_plies: Option<u32>,
+    openings: &'a [Game],
+    pairs: usize,
+    /// The next pair to play.
+    next: AtomicUsize,
+    /// Set to play no more pairs (an SPRT decided, or a player could not be made).
+    stop: AtomicBool,
+}
+
+impl Schedule<'_> {
+    /// A worker: makes its own two players, then plays pairs until none is left.
+    fn work(&self, worker: usize, sender: &mpsc::Sender<Message>) {
+        let args = self.args;
+        let seed = args.seed.wrapping_mul(1000).wrapping_add(2 * worker as u64);
+        let make = |spec, cmd: &Option<String>, seed| {
+            contestant(spec, cmd.as_deref(), self.rules, args.movetime, seed)
+        };
+        let made = make(&args.first, &args.first_cmd, seed)
+            .and_then(|first| make(&args.second, &args.second_cmd, seed + 1).map(|s| (first, s)));
+        let (mut first, mut second) = match made {
+            Ok(players) => players,
+            Err(e) => {
+                let _ = sender.send(Message::Fatal(e));
+                return;
+            }
+        };
+        while !self.stop.load(Ordering::Relaxed) {
+            let pair = self.next.fetch_add(1, Ordering::Relaxed);
+            if pair >= self.pairs {
+                break;
+            }
+            let opening = &self.openings[pair % self.openings.len()];
+            let mut times = [MoveTimes::default(); 2];
+            let [first_times, second_times] = &mut times;
+            let (game, end) = play_game(
+                opening,
+                [first.as_mut(), second.as_mut()],
+                [&mut *first_times, &mut *second_times],
+                self.max_plies,
+            );
+            let a = Played {
+                pair,
+                first_is_black: true,
+                game,
+                end,
+            };
+            let (game, end) = play_game(
+                opening,
+                [second.as_mut(), first.as_mut()],
+                [&mut *second_times, &mut *first_times],
+                self.max_plies,
+            );
+            let b = Played {
+                pair,
+                first_is_black: false,
+                game,
+                end,
+            };
+            if sender.send(Message::Pair(Box::new([a, b]), times)).is_err() {
+                break;
+            }
+        }
+    }
+}
+
 /// Runs the command.
 pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
@@ -833,87 +902,31 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         )));
     }
     let started = Instant::now();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let schedule = Schedule {
+        args,
+        rules,
+        max_plies,
+        openings: &openings,
+        pairs: pair_count,
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+    };
     let mut tally = Tally::default();
     let mut fatal = None;
     let mut verdict = None;
-    let workers = (args.concurrency as usize).min(pair_count);
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
-        for worker in 0..workers {
+        for worker in 0..(args.concurrency as usize).min(pair_count) {
             let sender = sender.clone();
-            let (next, stop, openings) = (&next, &stop, &openings);
-            scope.spawn(move || {
-                let seed = args.seed.wrapping_mul(1000).wrapping_add(2 * worker as u64);
-                let made = contestant(
-                    &args.first,
-                    args.first_cmd.as_deref(),
-                    rules,
-                    args.movetime,
-                    seed,
-                )
-                .and_then(|first| {
-                    contestant(
-                        &args.second,
-                        args.second_cmd.as_deref(),
-                        rules,
-                        args.movetime,
-                        seed + 1,
-                    )
-                    .map(|second| (first, second))
-                });
-                let (mut first, mut second) = match made {
-                    Ok(players) => players,
-                    Err(e) => {
-                        let _ = sender.send(Message::Fatal(e));
-                        return;
-                    }
-                };
-                while !stop.load(Ordering::Relaxed) {
-                    let pair = next.fetch_add(1, Ordering::Relaxed);
-                    if pair >= pair_count {
-                        break;
-                    }
-                    let opening = &openings[pair % openings.len()];
-                    let mut times = [MoveTimes::default(); 2];
-                    let [first_times, second_times] = &mut times;
-                    let (game, end) = play_game(
-                        opening,
-                        [first.as_mut(), second.as_mut()],
-                        [&mut *first_times, &mut *second_times],
-                        max_plies,
-                    );
-                    let a = Played {
-                        pair,
-                        first_is_black: true,
-                        game,
-                        end,
-                    };
-                    let (game, end) = play_game(
-                        opening,
-                        [second.as_mut(), first.as_mut()],
-                        [&mut *second_times, &mut *first_times],
-                        max_plies,
-                    );
-                    let b = Played {
-                        pair,
-                        first_is_black: false,
-                        game,
-                        end,
-                    };
-                    if sender.send(Message::Pair(Box::new([a, b]), times)).is_err() {
-                        break;
-                    }
-                }
-            });
+            let schedule = &schedule;
+            scope.spawn(move || schedule.work(worker, &sender));
         }
         drop(sender);
         let mut last_note = Instant::now();
         for message in receiver {
             match message {
                 Message::Fatal(e) => {
-                    stop.store(true, Ordering::Relaxed);
+                    schedule.stop.store(true, Ordering::Relaxed);
                     fatal.get_or_insert(e);
                 }
                 Message::Pair(games, times) => {
@@ -923,7 +936,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                         if verdict.is_none() && tally.pairs.pairs() >= MIN_SPRT_PAIRS {
                             verdict = sprt.verdict(tally.pairs.llr(sprt.elo0, sprt.elo1));
                             if verdict.is_some() {
-                                stop.store(true, Ordering::Relaxed);
+                                schedule.stop.store(true, Ordering::Relaxed);
                             }
                         }
                     }
@@ -982,6 +995,42 @@ struct ReportContext {
     max_plies: Option<u32>,
     seconds: f64,
     verdict: Option<Verdict>,
+}
+
+/// How many games ended in each way.
+#[derive(Default)]
+struct Endings {
+    no_moves: u32,
+    repetition: u32,
+    no_progress: u32,
+    capped: u32,
+    illegal: u32,
+    crashes: u32,
+    timeouts: u32,
+}
+
+impl Endings {
+    fn count(played: &[Played]) -> Endings {
+        let mut e = Endings::default();
+        for p in played {
+            match &p.end {
+                End::Rules(o) => match o.reason {
+                    Reason::NoMoves { .. } => e.no_moves += 1,
+                    Reason::Repetition => e.repetition += 1,
+                    Reason::NoProgress(_) => e.no_progress += 1,
+                    // A match never resigns or agrees a draw.
+                    Reason::Resignation(_) | Reason::Agreement => {}
+                },
+                End::Capped(_) => e.capped += 1,
+                End::Forfeit { failure, .. } => match failure.kind {
+                    FailureKind::Illegal => e.illegal += 1,
+                    FailureKind::Crash => e.crashes += 1,
+                    FailureKind::Timeout => e.timeouts += 1,
+                },
+            }
+        }
+        e
+    }
 }
 
 /// Writes the final report.
@@ -1051,31 +1100,19 @@ fn report(
             tally.pairs.llr(sprt.elo0, sprt.elo1)
         )?;
     }
-    let mut reasons = [0u32; 6];
-    let (mut illegal, mut crashes, mut timeouts) = (0, 0, 0);
-    for played in &tally.played {
-        match &played.end {
-            End::Rules(o) => match o.reason {
-                Reason::NoMoves { .. } => reasons[0] += 1,
-                Reason::Repetition => reasons[1] += 1,
-                Reason::NoProgress(_) => reasons[2] += 1,
-                Reason::Resignation(_) | Reason::Agreement => reasons[3] += 1,
-            },
-            End::Capped(_) => reasons[4] += 1,
-            End::Forfeit { failure, .. } => {
-                reasons[5] += 1;
-                match failure.kind {
-                    FailureKind::Illegal => illegal += 1,
-                    FailureKind::Crash => crashes += 1,
-                    FailureKind::Timeout => timeouts += 1,
-                }
-            }
-        }
-    }
+    let endings = Endings::count(&tally.played);
     writeln!(
         out,
-        "Endings: no legal move {}, repetition {}, no progress {}, called drawn at the cap {}, forfeits {} (illegal moves {illegal}, crashes {crashes}, time-outs {timeouts})",
-        reasons[0], reasons[1], reasons[2], reasons[4], reasons[5]
+        "Endings: no legal move {}, repetition {}, no progress {}, called drawn at the cap {}, \
+         forfeits {} (illegal moves {}, crashes {}, time-outs {})",
+        endings.no_moves,
+        endings.repetition,
+        endings.no_progress,
+        endings.capped,
+        endings.illegal + endings.crashes + endings.timeouts,
+        endings.illegal,
+        endings.crashes,
+        endings.timeouts
     )?;
     for (i, (times, spec)) in tally
         .times
