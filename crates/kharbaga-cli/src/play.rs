@@ -449,11 +449,17 @@ impl Player for EngineSeat {
                 pv,
                 ..
             }) => {
+                // The line it expects after its own move.
+                let rest = pv.strip_prefix(&[mv][..]).unwrap_or(&pv);
+                let expects = if rest.is_empty() {
+                    String::new()
+                } else {
+                    format!("; expects {}", moves_text(rest))
+                };
                 console.say(&format!(
-                    "{side} (engine) plays {mv}: {}, depth {depth}, {:.1} s; expects {}",
+                    "{side} (engine) plays {mv}: {}, depth {depth}, {:.1} s{expects}",
                     verdict_text(score, side),
                     time.as_secs_f64(),
-                    moves_text(&pv)
                 ));
                 Choice::Play(mv)
             }
