@@ -7,9 +7,11 @@ use crate::analyze::moves_text;
 use crate::args::{CliError, RulesArgs};
 use crate::elo::{elo_text, Pentanomial, Sprt, Verdict, Wdl};
 use crate::hub::{quote, Line};
-use kharbaga::{Color, Game, Move, Outcome, Reason, Record, Rules};
+use kharbaga::{Color, Game, Move, Reason, Record, Rules};
 use kharbaga_engine::rng::Rng;
-use kharbaga_engine::selfplay::{balanced_openings, player_from_spec, Player as Playing};
+use kharbaga_engine::selfplay::{
+    balanced_openings, play_game, player_from_spec, End, Failure, FailureKind, Player,
+};
 use kharbaga_engine::{Limits, Options};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
@@ -270,71 +272,30 @@ impl EngineSpec {
 /// enough for a second a move, and light when several games run at once.
 const DEFAULT_HASH_MIB: usize = 16;
 
-/// Why a player lost a game without the rules deciding it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum FailureKind {
-    /// It chose a move that is not legal (or not readable).
-    Illegal,
-    /// It failed: the engine panicked, the program ended or said `error`.
-    Crash,
-    /// The program did not answer in time.
-    Timeout,
-}
-
-/// A forfeit: its kind and what happened.
-#[derive(Clone, Debug)]
-struct Failure {
-    kind: FailureKind,
-    message: String,
-}
-
-impl Failure {
-    fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
-        Failure {
-            kind,
-            message: message.into(),
-        }
-    }
-}
-
-/// A player in the match.
-trait Contestant {
-    /// Gets ready for a new game.
-    fn new_game(&mut self) -> Result<(), Failure>;
-    /// The move to play in `game` (which is not over).
-    fn choose(&mut self, game: &Game) -> Result<Move, Failure>;
-    /// The time it may take for a move, if limited by time.
-    fn budget(&self) -> Option<Duration>;
-}
-
 /// A player in this process: the engine or a baseline player, made from the engine
 /// library's player specification.
 struct Internal {
     spec: String,
-    player: Box<dyn Playing>,
-    budget: Option<Duration>,
+    player: Box<dyn Player>,
 }
 
 impl Internal {
-    fn new(spec: String, budget: Option<Duration>) -> Result<Internal, String> {
+    fn new(spec: String) -> Result<Internal, String> {
         Ok(Internal {
             player: player_from_spec(&spec)?,
             spec,
-            budget,
         })
     }
 }
 
-impl Contestant for Internal {
+impl Player for Internal {
     fn new_game(&mut self) -> Result<(), Failure> {
-        self.player.new_game();
-        Ok(())
+        self.player.new_game()
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, Failure> {
         match panic::catch_unwind(AssertUnwindSafe(|| self.player.choose(game))) {
-            Ok(Some(mv)) => Ok(mv),
-            Ok(None) => Err(Failure::new(FailureKind::Crash, "no move chosen")),
+            Ok(choice) => choice,
             Err(_) => {
                 // The player may be left inconsistent: start afresh for the next game.
                 if let Ok(fresh) = player_from_spec(&self.spec) {
@@ -343,10 +304,6 @@ impl Contestant for Internal {
                 Err(Failure::new(FailureKind::Crash, "the engine panicked"))
             }
         }
-    }
-
-    fn budget(&self) -> Option<Duration> {
-        self.budget
     }
 }
 
@@ -512,7 +469,7 @@ impl External {
     }
 }
 
-impl Contestant for External {
+impl Player for External {
     fn new_game(&mut self) -> Result<(), Failure> {
         if self.running.is_none() {
             self.start()?;
@@ -529,7 +486,8 @@ impl Contestant for External {
         let level = self.level_line();
         // Generous: a program is late only when it is far beyond its time.
         let limit = self
-            .budget()
+            .limits
+            .movetime
             .map_or(Duration::from_secs(600), |b| b * 3 + Duration::from_secs(2));
         let done = self.with_process(|p| {
             p.send(&pos)?;
@@ -544,10 +502,12 @@ impl Contestant for External {
             .parse_move(game.rules(), text)
             .map_err(|e| Failure::new(FailureKind::Illegal, format!("{text}: {e}")))
     }
+}
 
-    fn budget(&self) -> Option<Duration> {
-        self.limits.movetime
-    }
+/// A player with the time it may take for a move, if limited by time.
+struct Seat {
+    player: Box<dyn Player>,
+    budget: Option<Duration>,
 }
 
 /// Makes a player from its settings (`seed` for its random choices).
@@ -557,14 +517,19 @@ fn contestant(
     rules: Rules,
     movetime: u64,
     seed: u64,
-) -> Result<Box<dyn Contestant>, String> {
+) -> Result<Seat, String> {
+    let internal = |spec: String, budget| -> Result<Seat, String> {
+        Ok(Seat {
+            player: Box::new(Internal::new(spec)?),
+            budget,
+        })
+    };
     match (spec, command) {
-        (PlayerSpec::Random, None) => Ok(Box::new(Internal::new(format!("random:{seed}"), None)?)),
-        (PlayerSpec::Greedy, None) => Ok(Box::new(Internal::new(format!("greedy:{seed}"), None)?)),
-        (PlayerSpec::Engine(spec), None) => Ok(Box::new(Internal::new(
-            spec.engine_spec(movetime),
-            spec.limits(movetime).movetime,
-        )?)),
+        (PlayerSpec::Random, None) => internal(format!("random:{seed}"), None),
+        (PlayerSpec::Greedy, None) => internal(format!("greedy:{seed}"), None),
+        (PlayerSpec::Engine(spec), None) => {
+            internal(spec.engine_spec(movetime), spec.limits(movetime).movetime)
+        }
         (PlayerSpec::Engine(spec), Some(_)) if !spec.experiments.is_empty() => Err(format!(
             "{} are settings of this program's engine, not of an external one",
             spec.experiments.join(", ")
@@ -580,7 +545,10 @@ fn contestant(
             external
                 .start()
                 .map_err(|f| format!("'{command}': {}", f.message))?;
-            Ok(Box::new(external))
+            Ok(Seat {
+                budget: external.limits.movetime,
+                player: Box::new(external),
+            })
         }
         (baseline, Some(_)) => Err(format!(
             "'{baseline}' is a built-in player: an external program needs engine settings"
@@ -622,17 +590,6 @@ impl MoveTimes {
     }
 }
 
-/// How a game ended.
-#[derive(Clone, Debug)]
-enum End {
-    /// By the rules.
-    Rules(Outcome),
-    /// Called a draw at the ply cap.
-    Capped(u32),
-    /// The loser forfeited.
-    Forfeit { loser: Color, failure: Failure },
-}
-
 /// A played game.
 #[derive(Clone, Debug)]
 struct Played {
@@ -643,14 +600,6 @@ struct Played {
 }
 
 impl Played {
-    fn winner(&self) -> Option<Color> {
-        match &self.end {
-            End::Rules(outcome) => outcome.winner,
-            End::Capped(_) => None,
-            End::Forfeit { loser, .. } => Some(!*loser),
-        }
-    }
-
     /// The first player's points, in half points (0, 1 or 2).
     fn first_half_points(&self) -> usize {
         let first = if self.first_is_black {
@@ -658,62 +607,11 @@ impl Played {
         } else {
             Color::White
         };
-        match self.winner() {
+        match self.end.winner() {
             Some(c) if c == first => 2,
             Some(_) => 0,
             None => 1,
         }
-    }
-}
-
-/// Plays `opening` on with `players[0]` as Black and `players[1]` as White, timing each
-/// move into `times` (by colour).
-fn play_game(
-    opening: &Game,
-    mut players: [&mut dyn Contestant; 2],
-    times: [&mut MoveTimes; 2],
-    max_plies: Option<u32>,
-) -> (Game, End) {
-    let mut game = opening.clone();
-    for color in [Color::Black, Color::White] {
-        if let Err(failure) = players[color.index()].new_game() {
-            return (
-                game,
-                End::Forfeit {
-                    loser: color,
-                    failure,
-                },
-            );
-        }
-    }
-    loop {
-        if let Some(outcome) = game.outcome() {
-            return (game, End::Rules(outcome));
-        }
-        if let Some(cap) = max_plies {
-            if game.moves().len() >= cap as usize {
-                return (game, End::Capped(cap));
-            }
-        }
-        let side = game.position().turn();
-        let player = &mut players[side.index()];
-        let asked = Instant::now();
-        let choice = player.choose(&game);
-        times[side.index()].record(asked.elapsed(), player.budget());
-        let failure = match choice {
-            Ok(mv) => match game.play(&mv) {
-                Ok(()) => continue,
-                Err(e) => Failure::new(FailureKind::Illegal, format!("{mv}: {e}")),
-            },
-            Err(failure) => failure,
-        };
-        return (
-            game,
-            End::Forfeit {
-                loser: side,
-                failure,
-            },
-        );
     }
 }
 
@@ -834,31 +732,30 @@ impl Schedule<'_> {
             }
             let opening = &self.openings[pair % self.openings.len()];
             let mut times = [MoveTimes::default(); 2];
-            let [first_times, second_times] = &mut times;
-            let (game, end) = play_game(
-                opening,
-                [first.as_mut(), second.as_mut()],
-                [&mut *first_times, &mut *second_times],
-                self.max_plies,
-            );
-            let a = Played {
-                pair,
-                first_is_black: true,
-                game,
-                end,
-            };
-            let (game, end) = play_game(
-                opening,
-                [second.as_mut(), first.as_mut()],
-                [&mut *second_times, &mut *first_times],
-                self.max_plies,
-            );
-            let b = Played {
-                pair,
-                first_is_black: false,
-                game,
-                end,
-            };
+            let [a, b] = [true, false].map(|first_is_black| {
+                // The seats by colour, and the index of each colour's player in `times`.
+                let (seats, owners) = if first_is_black {
+                    ([&mut first, &mut second], [0, 1])
+                } else {
+                    ([&mut second, &mut first], [1, 0])
+                };
+                let budgets = [seats[0].budget, seats[1].budget];
+                let [black, white] = seats;
+                let (game, end) = play_game(
+                    opening,
+                    [black.player.as_mut(), white.player.as_mut()],
+                    self.max_plies,
+                    &mut |side, used| {
+                        times[owners[side.index()]].record(used, budgets[side.index()]);
+                    },
+                );
+                Played {
+                    pair,
+                    first_is_black,
+                    game,
+                    end,
+                }
+            });
             if sender.send(Message::Pair(Box::new([a, b]), times)).is_err() {
                 break;
             }
@@ -1243,7 +1140,7 @@ mod tests {
             spec.engine_spec(100),
             "engine:level=9,hash=16,threads=1,movetime=100,lmr=0,history=1"
         );
-        assert!(Internal::new(spec.engine_spec(100), None).is_ok());
+        assert!(Internal::new(spec.engine_spec(100)).is_ok());
         let e = contestant(
             &PlayerSpec::Engine(spec),
             Some("other-engine"),
@@ -1298,58 +1195,22 @@ mod tests {
         );
     }
 
-    /// A player that always answers the same text, for checking forfeits.
-    struct Stubborn(Move);
-
-    impl Contestant for Stubborn {
-        fn new_game(&mut self) -> Result<(), Failure> {
-            Ok(())
-        }
-        fn choose(&mut self, _game: &Game) -> Result<Move, Failure> {
-            Ok(self.0)
-        }
-        fn budget(&self) -> Option<Duration> {
-            None
-        }
-    }
-
     #[test]
-    fn an_illegal_move_forfeits_the_game() {
-        let rules = Rules::standard();
-        let opening = Game::new(rules);
-        let e3e5 = opening.position().parse_move(&rules, "e3-e5").unwrap();
-        // Black plays e3-e5; White answers e3-e5 too, which is not its move.
-        let (mut black, mut white) = (Stubborn(e3e5), Stubborn(e3e5));
-        let (mut a, mut b) = (MoveTimes::default(), MoveTimes::default());
-        let (game, end) = play_game(&opening, [&mut black, &mut white], [&mut a, &mut b], None);
-        assert_eq!(game.moves().len(), 1);
-        let End::Forfeit { loser, failure } = end else {
-            panic!("a forfeit: {end:?}");
-        };
-        assert_eq!((loser, failure.kind), (Color::White, FailureKind::Illegal));
-        assert!(
-            failure.message.starts_with("e3-e5: "),
-            "{}",
-            failure.message
-        );
-        assert_eq!((a.moves, b.moves), (1, 1));
-        // The ply cap ends a game as a draw before anyone moves beyond it.
-        let (game, end) = play_game(
-            &opening,
-            [&mut black, &mut white],
-            [&mut a, &mut b],
-            Some(0),
-        );
-        assert!(matches!(end, End::Capped(0)) && game.moves().is_empty());
+    fn a_forfeit_loses_the_pair_game() {
         let played = Played {
             pair: 0,
             first_is_black: false,
-            game,
+            game: Game::new(Rules::standard()),
             end: End::Forfeit {
                 loser: Color::White,
                 failure: Failure::new(FailureKind::Crash, "x"),
             },
         };
         assert_eq!(played.first_half_points(), 0);
+        let played = Played {
+            first_is_black: true,
+            ..played
+        };
+        assert_eq!(played.first_half_points(), 2);
     }
 }

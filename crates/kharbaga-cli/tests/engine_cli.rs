@@ -415,4 +415,14 @@ fn bench_prints_a_stable_node_count() {
     // A deeper search visits more nodes.
     let deeper = ok(run(&["bench", "--depth", "5"], ""));
     assert!(nodes(&deeper) > nodes(&first), "{deeper}");
+    // The table size and the threads are settings; two threads search the same positions.
+    let wide = ok(run(
+        &["bench", "--depth", "4", "--hash", "1", "--threads", "2"],
+        "",
+    ));
+    assert!(wide.contains("\nhash 1 MiB\n"), "{wide}");
+    assert!(wide.contains("\nthreads 2\n"), "{wide}");
+    assert!(nodes(&wide) > 0, "{wide}");
+    let e = bad(run(&["bench", "--threads", "0"], ""));
+    assert!(e.contains("--threads"), "{e}");
 }

@@ -102,15 +102,18 @@ fn generate(s: &Settings) {
                     if i >= openings.len() {
                         break;
                     }
-                    black.engine.new_game();
-                    white.engine.new_game();
-                    let result = play_game(openings[i].clone(), &mut black, &mut white, 300);
-                    let label = match result.winner {
+                    let (game, end) = play_game(
+                        &openings[i],
+                        [&mut black, &mut white],
+                        Some(300),
+                        &mut |_, _| {},
+                    );
+                    let label = match end.winner() {
                         Some(Color::Black) => "1",
                         Some(Color::White) => "0",
                         None => "0.5",
                     };
-                    let lines = quiet_positions(&result.game)
+                    let lines = quiet_positions(&game)
                         .map(|p| format!("{} {label}\n", p.to_fen()))
                         .collect::<String>();
                     out.lock()

@@ -2,7 +2,7 @@
 //! and a one-ply greedy player that takes the move leaving it best off in material.
 
 use crate::rng::Rng;
-use crate::selfplay::Player;
+use crate::selfplay::{Failure, FailureKind, Player};
 use kharbaga::{Game, Move, Position};
 
 /// Material of the side that just moved minus the other's: men 100, Mullahs 300.
@@ -10,6 +10,11 @@ fn material_after(pos: &Position) -> i32 {
     let mover = !pos.turn();
     let value = |c| pos.men(c).count() as i32 * 100 + pos.mullahs(c).count() as i32 * 300;
     value(mover) - value(!mover)
+}
+
+/// The failure of a player asked to move where there is no legal move.
+fn no_move() -> Failure {
+    Failure::new(FailureKind::Crash, "no legal move to choose from")
 }
 
 /// Plays a uniformly random legal move.
@@ -27,13 +32,12 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn name(&self) -> String {
-        "random".into()
-    }
-
-    fn choose(&mut self, game: &Game) -> Option<Move> {
+    fn choose(&mut self, game: &Game) -> Result<Move, Failure> {
         let moves = game.legal_moves();
-        (!moves.is_empty()).then(|| moves[self.rng.below(moves.len())])
+        if moves.is_empty() {
+            return Err(no_move());
+        }
+        Ok(moves[self.rng.below(moves.len())])
     }
 }
 
@@ -53,11 +57,7 @@ impl GreedyPlayer {
 }
 
 impl Player for GreedyPlayer {
-    fn name(&self) -> String {
-        "greedy".into()
-    }
-
-    fn choose(&mut self, game: &Game) -> Option<Move> {
+    fn choose(&mut self, game: &Game) -> Result<Move, Failure> {
         let pos = game.position();
         let rules = game.rules();
         let mut best: Vec<Move> = Vec::new();
@@ -77,7 +77,10 @@ impl Player for GreedyPlayer {
                 best.push(mv);
             }
         }
-        (!best.is_empty()).then(|| best[self.rng.below(best.len())])
+        if best.is_empty() {
+            return Err(no_move());
+        }
+        Ok(best[self.rng.below(best.len())])
     }
 }
 

@@ -1,20 +1,50 @@
-//! Playing games between players: the [`Player`] trait, an engine player, balanced
-//! openings, single games and matches (both colours from every opening), for strength
-//! measurement, the `match` command and the tuner's data.
+//! Playing games between players: the [`Player`] trait, an engine player, player
+//! specifications, balanced and random openings and the game loop, for the `match`
+//! command and the tuner's data.
 
 use crate::{Engine, Limits, Options, Score};
-use kharbaga::{Color, Game, Move, Position, Rules};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use kharbaga::{Color, Game, Move, Outcome, Position, Rules};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
-/// Something that chooses moves.
+/// Why a player lost a game without the rules deciding it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// It chose a move that is not legal (or not readable).
+    Illegal,
+    /// It failed: the engine panicked or found no move, a program ended or said `error`.
+    Crash,
+    /// It did not answer in time.
+    Timeout,
+}
+
+/// A player's failure: its kind and what happened.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The kind.
+    pub kind: FailureKind,
+    /// What happened, for reports.
+    pub message: String,
+}
+
+impl Failure {
+    /// A failure of this kind.
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// Something that chooses moves: the engine, a baseline player, an external program.
 pub trait Player {
-    /// A short name for reports.
-    fn name(&self) -> String;
-    /// The move to play in `game` (`None` only when there is no legal move).
-    fn choose(&mut self, game: &Game) -> Option<Move>;
-    /// Forgets what it learned in the previous game.
-    fn new_game(&mut self) {}
+    /// The move to play in `game`, which is not over.
+    fn choose(&mut self, game: &Game) -> Result<Move, Failure>;
+    /// Gets ready for a new game (forgets what it learned in the previous one).
+    fn new_game(&mut self) -> Result<(), Failure> {
+        Ok(())
+    }
 }
 
 /// The engine with fixed search limits per move.
@@ -23,88 +53,104 @@ pub struct EnginePlayer {
     pub engine: Engine,
     /// The limits of every search.
     pub limits: Limits,
-    /// The score of the last search (from the mover's view).
-    pub last_score: Option<Score>,
-    name: String,
 }
 
 impl EnginePlayer {
     /// An engine player with these options and limits.
     pub fn new(options: Options, limits: Limits) -> EnginePlayer {
-        let name = format!("engine(level {})", options.level);
         EnginePlayer {
             engine: Engine::new(options),
             limits,
-            last_score: None,
-            name,
         }
-    }
-
-    /// Renames the player (for reports).
-    pub fn named(mut self, name: &str) -> EnginePlayer {
-        self.name = name.to_string();
-        self
     }
 }
 
 impl Player for EnginePlayer {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn choose(&mut self, game: &Game) -> Option<Move> {
+    fn choose(&mut self, game: &Game) -> Result<Move, Failure> {
         let stop = AtomicBool::new(false);
         let report = self.engine.search(game, &self.limits, &stop, &mut |_| {});
-        self.last_score = Some(report.score);
-        report.best
+        report
+            .best
+            .ok_or_else(|| Failure::new(FailureKind::Crash, "the engine found no move"))
     }
 
-    fn new_game(&mut self) {
+    fn new_game(&mut self) -> Result<(), Failure> {
         self.engine.new_game();
+        Ok(())
     }
 }
 
-/// A finished (or adjudicated) game.
+/// How a game ended.
 #[derive(Clone, Debug)]
-pub struct GameResult {
-    /// The game, from its opening position.
-    pub game: Game,
-    /// The winner, `None` for a draw.
-    pub winner: Option<Color>,
-    /// Whether the game was stopped at the ply cap and called a draw.
-    pub capped: bool,
+pub enum End {
+    /// By the rules.
+    Rules(Outcome),
+    /// Called a draw at the ply cap.
+    Capped(u32),
+    /// The loser forfeited: it failed, or chose an illegal move.
+    Forfeit {
+        /// The side that forfeited.
+        loser: Color,
+        /// What went wrong.
+        failure: Failure,
+    },
 }
 
-/// Plays `game` on to its end with `black` and `white` to move, or calls it a draw after
-/// `max_plies` more plies.
-pub fn play_game(
-    mut game: Game,
-    black: &mut dyn Player,
-    white: &mut dyn Player,
-    max_plies: usize,
-) -> GameResult {
-    for _ in 0..max_plies {
-        if let Some(outcome) = game.outcome() {
-            return GameResult {
-                game,
-                winner: outcome.winner,
-                capped: false,
-            };
+impl End {
+    /// The winner, `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            End::Rules(outcome) => outcome.winner,
+            End::Capped(_) => None,
+            End::Forfeit { loser, .. } => Some(!*loser),
         }
-        let player: &mut dyn Player = match game.position().turn() {
-            Color::Black => &mut *black,
-            Color::White => &mut *white,
-        };
-        let mv = player
-            .choose(&game)
-            .expect("a player always has a move while the game is on");
-        game.play(&mv).expect("players play legal moves");
     }
-    let outcome = game.outcome();
-    GameResult {
-        winner: outcome.and_then(|o| o.winner),
-        capped: outcome.is_none(),
-        game,
+}
+
+/// Plays `opening` on to its end with `players[0]` as Black and `players[1]` as White;
+/// checks every move, and calls the game drawn after `max_plies` plies in all (if set).
+/// `on_move` gets the side and the time of every move asked for.
+pub fn play_game(
+    opening: &Game,
+    players: [&mut dyn Player; 2],
+    max_plies: Option<u32>,
+    on_move: &mut dyn FnMut(Color, Duration),
+) -> (Game, End) {
+    let mut game = opening.clone();
+    for color in [Color::Black, Color::White] {
+        if let Err(failure) = players[color.index()].new_game() {
+            let end = End::Forfeit {
+                loser: color,
+                failure,
+            };
+            return (game, end);
+        }
+    }
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return (game, End::Rules(outcome));
+        }
+        if let Some(cap) = max_plies {
+            if game.moves().len() >= cap as usize {
+                return (game, End::Capped(cap));
+            }
+        }
+        let side = game.position().turn();
+        let asked = Instant::now();
+        let choice = players[side.index()].choose(&game);
+        on_move(side, asked.elapsed());
+        let failure = match choice {
+            Ok(mv) => match game.play(&mv) {
+                Ok(()) => continue,
+                Err(e) => Failure::new(FailureKind::Illegal, format!("{mv}: {e}")),
+            },
+            Err(failure) => failure,
+        };
+        let end = End::Forfeit {
+            loser: side,
+            failure,
+        };
+        return (game, end);
     }
 }
 
@@ -168,143 +214,6 @@ pub fn random_openings(rules: &Rules, plies: usize, count: usize, seed: u64) -> 
         }
     }
     out
-}
-
-/// The score of a match from the first player's view.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct MatchScore {
-    /// Games the first player won.
-    pub wins: u32,
-    /// Games it drew.
-    pub draws: u32,
-    /// Games it lost.
-    pub losses: u32,
-}
-
-impl MatchScore {
-    /// Games played.
-    pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// The first player's score fraction, `0.0..=1.0` (a draw counts half).
-    pub fn fraction(&self) -> f64 {
-        if self.games() == 0 {
-            return 0.5;
-        }
-        (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
-    }
-
-    /// The Elo difference the fraction suggests (clamped at +-800), with the half-width of
-    /// a 95% confidence interval from the trinomial variance.
-    pub fn elo(&self) -> (f64, f64) {
-        let n = self.games() as f64;
-        let elo_of = |p: f64| -400.0 * (1.0 / p.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
-        let p = self.fraction();
-        if n == 0.0 {
-            return (0.0, 0.0);
-        }
-        let var = (self.wins as f64 * (1.0 - p).powi(2)
-            + self.draws as f64 * (0.5 - p).powi(2)
-            + self.losses as f64 * p.powi(2))
-            / n;
-        let se = (var / n).sqrt();
-        let elo = elo_of(p).clamp(-800.0, 800.0);
-        let hi = elo_of((p + 1.96 * se).min(0.999));
-        let lo = elo_of((p - 1.96 * se).max(0.001));
-        (elo, (hi - lo) / 2.0)
-    }
-}
-
-impl std::fmt::Display for MatchScore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (elo, margin) = self.elo();
-        write!(
-            f,
-            "+{} ={} -{} ({:.1}%, {:+.0} +- {:.0} Elo, {} games)",
-            self.wins,
-            self.draws,
-            self.losses,
-            100.0 * self.fraction(),
-            elo,
-            margin,
-            self.games()
-        )
-    }
-}
-
-/// Makes a fresh player (one per worker thread).
-pub type PlayerFactory<'a> = &'a (dyn Fn() -> Box<dyn Player> + Sync);
-
-/// One game of a match, as reported to the callback.
-#[derive(Clone, Debug)]
-pub struct MatchGame {
-    /// The index of the opening.
-    pub opening: usize,
-    /// Whether the first player had Black.
-    pub first_is_black: bool,
-    /// The result.
-    pub result: GameResult,
-}
-
-/// Plays every opening twice, the first player taking Black then White, over `workers`
-/// threads; returns the score from the first player's view. `on_game` sees each game as
-/// it ends (in completion order).
-pub fn run_match(
-    openings: &[Game],
-    first: PlayerFactory<'_>,
-    second: PlayerFactory<'_>,
-    max_plies: usize,
-    workers: usize,
-    on_game: &mut (dyn FnMut(&MatchGame, &MatchScore) + Send),
-) -> MatchScore {
-    let next = AtomicUsize::new(0);
-    let state = Mutex::new((MatchScore::default(), on_game));
-    std::thread::scope(|scope| {
-        for _ in 0..workers.max(1) {
-            scope.spawn(|| {
-                let mut a = first();
-                let mut b = second();
-                loop {
-                    let job = next.fetch_add(1, Ordering::Relaxed);
-                    if job >= openings.len() * 2 {
-                        break;
-                    }
-                    let (opening, first_is_black) = (job / 2, job % 2 == 0);
-                    a.new_game();
-                    b.new_game();
-                    let game = openings[opening].clone();
-                    let result = if first_is_black {
-                        play_game(game, a.as_mut(), b.as_mut(), max_plies)
-                    } else {
-                        play_game(game, b.as_mut(), a.as_mut(), max_plies)
-                    };
-                    let first_color = if first_is_black {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let mut guard = state.lock().expect("no worker panics");
-                    let (score, callback) = &mut *guard;
-                    match result.winner {
-                        Some(c) if c == first_color => score.wins += 1,
-                        Some(_) => score.losses += 1,
-                        None => score.draws += 1,
-                    }
-                    let snapshot = *score;
-                    callback(
-                        &MatchGame {
-                            opening,
-                            first_is_black,
-                            result,
-                        },
-                        &snapshot,
-                    );
-                }
-            });
-        }
-    });
-    state.into_inner().expect("no worker panics").0
 }
 
 /// Makes a player from a text specification:
@@ -372,7 +281,7 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
                     _ => return Err(format!("unknown engine setting '{key}'")),
                 }
             }
-            let mut player = EnginePlayer::new(options, limits).named(spec);
+            let mut player = EnginePlayer::new(options, limits);
             player.engine.set_params(params);
             player.engine.set_weights(weights);
             Ok(Box::new(player))
@@ -380,5 +289,73 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
         _ => Err(format!(
             "unknown player '{kind}' (expected random, greedy or engine)"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A player that always chooses the same move, for checking forfeits.
+    struct Stubborn(Move);
+
+    impl Player for Stubborn {
+        fn choose(&mut self, _game: &Game) -> Result<Move, Failure> {
+            Ok(self.0)
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_forfeits_the_game() {
+        let rules = Rules::standard();
+        let opening = Game::new(rules);
+        let e3e5 = opening.position().parse_move(&rules, "e3-e5").unwrap();
+        // Black plays e3-e5; White answers e3-e5 too, which is not its move.
+        let (mut black, mut white) = (Stubborn(e3e5), Stubborn(e3e5));
+        let mut asked = Vec::new();
+        let (game, end) = play_game(&opening, [&mut black, &mut white], None, &mut |side, _| {
+            asked.push(side)
+        });
+        assert_eq!(game.moves().len(), 1);
+        assert_eq!(asked, [Color::Black, Color::White]);
+        let End::Forfeit { loser, failure } = &end else {
+            panic!("a forfeit: {end:?}");
+        };
+        assert_eq!((*loser, failure.kind), (Color::White, FailureKind::Illegal));
+        assert!(
+            failure.message.starts_with("e3-e5: "),
+            "{}",
+            failure.message
+        );
+        assert_eq!(end.winner(), Some(Color::Black));
+        // The ply cap ends a game as a draw before anyone moves beyond it.
+        let (game, end) = play_game(&opening, [&mut black, &mut white], Some(0), &mut |_, _| {});
+        assert!(matches!(end, End::Capped(0)) && game.moves().is_empty());
+        assert_eq!(end.winner(), None);
+    }
+
+    #[test]
+    fn engines_play_a_game_to_its_end() {
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let options = Options {
+            hash_mib: 1,
+            ..Options::default()
+        };
+        let mut black = EnginePlayer::new(options.clone(), limits.clone());
+        let mut white = crate::baseline::RandomPlayer::new(1);
+        let (game, end) = play_game(
+            &Game::new(Rules::standard()),
+            [&mut black, &mut white],
+            Some(400),
+            &mut |_, _| {},
+        );
+        // Every move was legal (play_game checks), and the game ended by the rules.
+        let End::Rules(outcome) = end else {
+            panic!("ended by the rules: {end:?}");
+        };
+        assert_eq!(game.outcome(), Some(outcome));
     }
 }

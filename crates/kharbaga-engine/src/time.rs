@@ -64,7 +64,13 @@ pub fn allocate(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     };
     if let Some(m) = limits.movetime {
         // An iteration takes a few times the previous one: do not start one after half.
-        tighten(m / 2, m);
+        // The hard limit keeps a margin back for unwinding the search and returning the
+        // move, so that the move arrives within the move time.
+        let margin = (m / 10).clamp(Duration::from_millis(1), MOVE_OVERHEAD);
+        let hard_limit = m
+            .saturating_sub(margin)
+            .max(Duration::from_millis(1).min(m));
+        tighten(m / 2, hard_limit);
     }
     if let Some(clock) = limits.clock {
         let usable = clock.saturating_sub(MOVE_OVERHEAD);
@@ -107,13 +113,25 @@ mod tests {
             movetime: Some(Duration::from_millis(100)),
             ..Limits::default()
         };
+        // Half the move time for starting iterations; the hard limit keeps a tenth back
+        // (at most MOVE_OVERHEAD, at least 1 ms).
         assert_eq!(
             allocate(&limits),
             (
                 Some(Duration::from_millis(50)),
-                Some(Duration::from_millis(100))
+                Some(Duration::from_millis(90))
             )
         );
+        let long = Limits {
+            movetime: Some(Duration::from_secs(5)),
+            ..Limits::default()
+        };
+        assert_eq!(allocate(&long).1, Some(Duration::from_millis(4990)));
+        let short = Limits {
+            movetime: Some(Duration::from_millis(5)),
+            ..Limits::default()
+        };
+        assert_eq!(allocate(&short).1, Some(Duration::from_millis(4)));
         assert_eq!(allocate(&Limits::default()), (None, None));
     }
 }
