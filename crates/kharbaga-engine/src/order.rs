@@ -12,10 +12,15 @@ const KILLER: [i32; 2] = [1 << 22, (1 << 22) - 1];
 /// History scores saturate at this magnitude, below the killers.
 const HISTORY_MAX: i32 = 1 << 20;
 
-/// Per-thread ordering state: killer moves per ply and a history table per colour.
+/// Per-thread ordering state: killer moves per ply and a history table per colour, and
+/// scratch space so that sorting allocates nothing once warm.
 pub struct Orderer {
     killers: Vec<[Option<MoveKey>; 2]>,
     history: Vec<i32>,
+    /// The sort keys of the moves being sorted: score and index.
+    keys: Vec<(i32, u16)>,
+    /// A copy of the moves being sorted.
+    scratch: Vec<Move>,
 }
 
 impl Default for Orderer {
@@ -23,6 +28,8 @@ impl Default for Orderer {
         Orderer {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * NUM_POINTS * NUM_POINTS],
+            keys: Vec::with_capacity(128),
+            scratch: Vec::with_capacity(128),
         }
     }
 }
@@ -39,19 +46,41 @@ impl Orderer {
     }
 
     /// Sorts `moves` best first (stable, so equal moves keep the generator's order).
-    pub fn sort(&self, pos: &Position, moves: &mut [Move], tt_move: Option<MoveKey>, ply: usize) {
+    pub fn sort(
+        &mut self,
+        pos: &Position,
+        moves: &mut [Move],
+        tt_move: Option<MoveKey>,
+        ply: usize,
+    ) {
         if moves.len() < 2 {
             return;
         }
         let killers = self.killers[ply.min(MAX_PLY)];
-        let mut keyed: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|m| (self.score(pos, m, tt_move, &killers), *m))
-            .collect();
-        keyed.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-            *slot = m;
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys.extend(
+            moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (self.score(pos, m, tt_move, &killers), i as u16)),
+        );
+        // Insertion sort of the keys: stable, and quick for the few moves of a node.
+        for i in 1..keys.len() {
+            let key = keys[i];
+            let mut j = i;
+            while j > 0 && keys[j - 1].0 < key.0 {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
         }
+        self.scratch.clear();
+        self.scratch.extend_from_slice(moves);
+        for (slot, &(_, i)) in moves.iter_mut().zip(&keys) {
+            *slot = self.scratch[usize::from(i)];
+        }
+        self.keys = keys;
     }
 
     fn score(
@@ -83,8 +112,8 @@ impl Orderer {
         self.history[history_index(pos, mv)]
     }
 
-    /// Records that `mv` caused a cutoff at `ply` with `depth` left, after the quiet moves
-    /// in `tried` failed to.
+    /// Records that `mv` caused a cutoff at `ply` with `depth` left, after the moves in
+    /// `tried` failed to (captures among them are not held against their history).
     pub fn cutoff(&mut self, pos: &Position, mv: &Move, ply: usize, depth: i32, tried: &[Move]) {
         let bonus = (depth * depth).min(400);
         if !mv.is_capture() {
@@ -96,7 +125,7 @@ impl Orderer {
             }
         }
         self.update(history_index(pos, mv), bonus);
-        for m in tried {
+        for m in tried.iter().filter(|m| !m.is_capture()) {
             self.update(history_index(pos, m), -bonus);
         }
     }

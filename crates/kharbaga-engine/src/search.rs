@@ -335,12 +335,7 @@ impl<'a> Searcher<'a> {
                     }
                     if score >= beta {
                         if params.history {
-                            let tried: Vec<Move> = moves[..i]
-                                .iter()
-                                .filter(|m| !m.is_capture())
-                                .copied()
-                                .collect();
-                            self.order.cutoff(pos, mv, ply, depth, &tried);
+                            self.order.cutoff(pos, mv, ply, depth, &moves[..i]);
                         }
                         break;
                     }
