@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 /// material at once), or engine settings KEY=VALUE,... with the keys level (1-10, default
 /// 10), movetime (milliseconds a move), depth, nodes, hash (MiB, default 16) and threads; an
 /// engine given none of movetime, depth and nodes thinks --movetime milliseconds a move. For
-/// experiments the engine's search switches and weights are accepted too (threat, lmr,
+/// experiments the engine's search switches and weights are accepted too (lmr,
 /// aspiration, forced, ttcut, history, zero, weights: see the engine's player_from_spec),
 /// e.g. --first lmr=0 --second lmr=1 --sprt elo0=0,elo1=10.
 ///
@@ -144,8 +144,7 @@ struct EngineSpec {
 }
 
 /// The engine's settings for experiments (see `kharbaga_engine::selfplay::player_from_spec`).
-const EXPERIMENT_KEYS: [&str; 8] = [
-    "threat",
+const EXPERIMENT_KEYS: [&str; 7] = [
     "lmr",
     "aspiration",
     "forced",

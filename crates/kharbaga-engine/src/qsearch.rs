@@ -5,10 +5,9 @@
 //!   quiet and there is no standing pat: every capture is searched (they are all the legal
 //!   moves). When captures are optional, the side may stand pat or capture.
 //! - At a quiet position where the opponent threatens a capture, standing pat assumes the
-//!   threat can be ignored. With a budget of `SearchParams::threat_plies` per line, every
-//!   move is searched there instead. The budget is 0 by default: measured at a fixed node
-//!   count, the extra search cost more than it found (STRENGTH.md); the evaluation's
-//!   threatened-pieces term accounts for the threat instead.
+//!   threat can be ignored; the evaluation's threatened-pieces term accounts for it.
+//!   Searching every move there instead (one more ply) measured weaker at a fixed node
+//!   count: it cost more than it found (STRENGTH.md).
 //! - A side with no legal move has lost, quiet or not.
 
 use crate::eval::evaluate;
@@ -17,15 +16,8 @@ use crate::search::Searcher;
 use kharbaga::Position;
 
 impl Searcher<'_> {
-    /// The quiescence value of `pos` at `ply`, with `threats` threat answers left.
-    pub(crate) fn qsearch(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        threats: u32,
-    ) -> i32 {
+    /// The quiescence value of `pos` at `ply`.
+    pub(crate) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.visit(ply);
         if self.aborted {
             return 0;
@@ -37,8 +29,7 @@ impl Searcher<'_> {
         let can_capture = pos.has_capture(&rules);
         let compulsory = rules.capture_compulsory;
         let mut best = -crate::score::INFINITE;
-        let answer_threat = !can_capture && threats > 0 && pos.swap_turn().has_capture(&rules);
-        if !(answer_threat || can_capture && compulsory) {
+        if !(can_capture && compulsory) {
             if pos.is_blocked(&rules) {
                 return lost_at(ply);
             }
@@ -54,14 +45,11 @@ impl Searcher<'_> {
             self.give_buffer(ply, moves);
             return lost_at(ply);
         }
-        if !answer_threat {
-            moves.retain(|m| m.is_capture());
-        }
+        moves.retain(|m| m.is_capture());
         self.order.sort(pos, &mut moves, None, ply);
-        let threats = if answer_threat { threats - 1 } else { threats };
         for mv in &moves {
             let child = pos.play(mv);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, threats);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 break;
             }

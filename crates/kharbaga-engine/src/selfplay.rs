@@ -220,9 +220,8 @@ pub fn random_openings(rules: &Rules, plies: usize, count: usize, seed: u64) -> 
 ///
 /// - `random[:SEED]`, `greedy[:SEED]`: the baseline players;
 /// - `engine[:KEY=VALUE,...]`: the engine, with keys `level` (1-10), `depth`, `nodes`,
-///   `movetime` (ms per move), `threads`, `hash` (MiB), the search switches `threat`
-///   (plies), `lmr`, `lmrfrom` (first reduced move), `lmrextra`, `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a
-///   feature index whose weights are set to 0; repeatable) and `weights` (a file as read by
+///   `movetime` (ms per move), `threads`, `hash` (MiB), the search switches `lmr`,
+///   `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a feature index whose weights are set to 0; repeatable) and `weights` (a file as read by
 ///   [`crate::eval::Weights::parse`]).
 pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
     let (kind, args) = spec.split_once(':').unwrap_or((spec, ""));
@@ -257,10 +256,7 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
                     "movetime" => limits.movetime = Some(std::time::Duration::from_millis(num()?)),
                     "threads" => options.threads = num()?.max(1) as usize,
                     "hash" => options.hash_mib = num()?.max(1) as usize,
-                    "threat" => params.threat_plies = num()? as u32,
                     "lmr" => params.lmr = num()? != 0,
-                    "lmrfrom" => params.lmr_from = num()? as usize,
-                    "lmrextra" => params.lmr_extra = num()? != 0,
                     "aspiration" => params.aspiration = num()? != 0,
                     "forced" => params.forced_extension = num()? != 0,
                     "ttcut" => params.tt_cutoffs = num()? != 0,
