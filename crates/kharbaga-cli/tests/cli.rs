@@ -252,8 +252,8 @@ fn play_a_few_moves_a_mistake_and_an_undo() {
         "no colour when output is not a terminal"
     );
     assert!(out.contains("Black to move."), "{out}");
-    // After e3-e5 White's only capture is e7 over e5 onto the emptied e3; e7-e5 is refused
-    // and the game goes on.
+    // After e3-e5 White must capture the man on e5 (e7 can take it, landing on the emptied
+    // e3); e7-e5 is refused with the legal moves of that piece, and the game goes on.
     assert!(out.contains("White must capture (1 piece)."), "{out}");
     assert!(out.contains("e7-e5 is not legal here"), "{out}");
     assert!(out.contains("legal: e7xe3"), "{out}");
