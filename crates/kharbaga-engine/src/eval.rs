@@ -6,42 +6,28 @@
 //! weights (the search) or records the feature vector (the Texel tuner), through [`Sink`].
 
 use crate::weights::WEIGHTS;
-use kharbaga::board::{run_until, shift, Direction, JUMP_MASKS};
-use kharbaga::{Bitboard, Color, Position, Rules};
+use kharbaga::{Color, Position};
 
 /// Men on each point, seen from their own side (index 0 is its own a1 corner, 40 the far
 /// corner): 41 features, which also carry the material value of a man.
 pub const F_MAN_PST: usize = 0;
 /// Mullahs.
 pub const F_MULLAH: usize = 41;
-/// Steps the men could make.
-pub const F_MAN_MOBILITY: usize = 42;
-/// Points the Mullahs could slide to.
-pub const F_MULLAH_MOBILITY: usize = 43;
-/// Pieces of the side to move that the opponent could take with one hop (not a
-/// difference: counted for the side to move only).
-pub const F_THREATENED_US: usize = 44;
-/// Pieces of the opponent that the side to move could take with one hop.
-pub const F_THREATENED_THEM: usize = 45;
 /// Always 1: the value of having the move.
-pub const F_TEMPO: usize = 46;
+pub const F_TEMPO: usize = 42;
 /// Having a Mullah when the opponent has none.
-pub const F_SOLE_MULLAH: usize = 47;
+pub const F_SOLE_MULLAH: usize = 43;
 /// Men that no enemy man can stop: nothing of the enemy stands in the cone ahead of
 /// them (counted for both sides, as a difference).
-pub const F_FREE_PATH: usize = 48;
+pub const F_FREE_PATH: usize = 44;
 /// The number of features.
-pub const NUM_FEATURES: usize = 49;
+pub const NUM_FEATURES: usize = 45;
 
 /// Names of the features, for the tuner's output.
 pub fn feature_name(f: usize) -> String {
     match f {
         F_MAN_PST..=40 => format!("man on {}", relative_point_name(f)),
         F_MULLAH => "mullah".into(),
-        F_MAN_MOBILITY => "man mobility".into(),
-        F_MULLAH_MOBILITY => "mullah mobility".into(),
-        F_THREATENED_US => "threatened (side to move)".into(),
-        F_THREATENED_THEM => "threatened (opponent)".into(),
         F_TEMPO => "tempo".into(),
         F_SOLE_MULLAH => "sole mullah".into(),
         F_FREE_PATH => "free path".into(),
@@ -156,53 +142,6 @@ fn relative(color: Color, index: usize) -> usize {
     }
 }
 
-/// The pieces of `!attacker` that `attacker` could take with a single hop, were it its turn.
-pub fn single_hop_victims(pos: &Position, rules: &Rules, attacker: Color) -> Bitboard {
-    let enemies = pos.pieces(!attacker);
-    let empty = pos.empty();
-    let men = pos.men(attacker);
-    let mut victims = Bitboard::EMPTY;
-    for &d in rules.man_capture_directions(attacker) {
-        let over = shift(men & JUMP_MASKS[d.index()], d) & enemies;
-        victims |= over & shift(empty, d.opposite());
-    }
-    let occupied = pos.occupied();
-    for from in pos.mullahs(attacker) {
-        for d in Direction::ALL {
-            if let (_, Some(over)) = run_until(from, d, occupied) {
-                if enemies.contains(over) && run_until(over, d, occupied).0.any() {
-                    victims = victims.with(over);
-                }
-            }
-        }
-    }
-    victims
-}
-
-/// The number of steps the men of `color` could make and the points its Mullahs could
-/// slide to.
-pub fn mobility(pos: &Position, rules: &Rules, color: Color) -> (i32, i32) {
-    let empty = pos.empty();
-    let men = pos.men(color);
-    let steps: u32 = rules
-        .man_step_directions(color)
-        .iter()
-        .map(|&d| (shift(men, d) & empty).count())
-        .sum();
-    let occupied = pos.occupied();
-    let slides: u32 = pos
-        .mullahs(color)
-        .iter()
-        .map(|from| {
-            Direction::ALL
-                .iter()
-                .map(|&d| run_until(from, d, occupied).0.count())
-                .sum::<u32>()
-        })
-        .sum();
-    (steps as i32, slides as i32)
-}
-
 /// The points ahead of each point for `color`: everything a man there could ever step to.
 const fn build_cones(white: bool) -> [u64; 41] {
     let mut cones = [0u64; 41];
@@ -237,7 +176,7 @@ const fn build_cones(white: bool) -> [u64; 41] {
 const CONES: [[u64; 41]; 2] = [build_cones(false), build_cones(true)];
 
 /// Walks the features of `pos` into `sink`, from the side to move's point of view.
-pub fn walk<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
+pub fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     let us = pos.turn();
     let them = !us;
     for (color, sign) in [(us, 1), (them, -1)] {
@@ -246,9 +185,6 @@ pub fn walk<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
         }
         let mullahs = pos.mullahs(color).count() as i32;
         sink.add(F_MULLAH, sign * mullahs);
-        let (steps, slides) = mobility(pos, rules, color);
-        sink.add(F_MAN_MOBILITY, sign * steps);
-        sink.add(F_MULLAH_MOBILITY, sign * slides);
         if mullahs > 0 && pos.mullahs(!color).is_empty() {
             sink.add(F_SOLE_MULLAH, sign);
         }
@@ -260,14 +196,6 @@ pub fn walk<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
             .count() as i32;
         sink.add(F_FREE_PATH, sign * free);
     }
-    sink.add(
-        F_THREATENED_US,
-        single_hop_victims(pos, rules, them).count() as i32,
-    );
-    sink.add(
-        F_THREATENED_THEM,
-        single_hop_victims(pos, rules, us).count() as i32,
-    );
     sink.add(F_TEMPO, 1);
 }
 
@@ -278,12 +206,12 @@ pub fn phase(pos: &Position) -> i32 {
 }
 
 /// The feature vector of `pos`.
-pub fn features(pos: &Position, rules: &Rules) -> Features {
+pub fn features(pos: &Position) -> Features {
     let mut f = Features {
         values: [0; NUM_FEATURES],
         phase: phase(pos),
     };
-    walk(pos, rules, &mut f);
+    walk(pos, &mut f);
     f
 }
 
@@ -294,13 +222,13 @@ pub fn taper(opening: i32, ending: i32, phase: i32) -> i32 {
 }
 
 /// The evaluation of `pos` in centi-men from the side to move's point of view.
-pub fn evaluate(pos: &Position, rules: &Rules, weights: &Weights) -> i32 {
+pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
     let mut sum = Sum {
         weights,
         opening: 0,
         ending: 0,
     };
-    walk(pos, rules, &mut sum);
+    walk(pos, &mut sum);
     taper(sum.opening, sum.ending, phase(pos))
         .clamp(-crate::score::MAX_EVAL, crate::score::MAX_EVAL)
 }
@@ -318,10 +246,9 @@ mod tests {
     fn the_start_is_balanced_apart_from_the_move() {
         // The start position is symmetric under the half turn that swaps the colours, so
         // every feature cancels except the side to move's own counts.
-        let rules = Rules::standard();
-        let f = features(&Position::start(), &rules);
+        let f = features(&Position::start());
         for (i, v) in f.values.iter().enumerate() {
-            if i != F_TEMPO && i != F_THREATENED_US && i != F_THREATENED_THEM {
+            if i != F_TEMPO {
                 assert_eq!(*v, 0, "{}", feature_name(i));
             }
         }
@@ -332,12 +259,11 @@ mod tests {
     #[test]
     fn colour_symmetry() {
         // The half-turned position with the other side to move evaluates the same.
-        let rules = Rules::standard();
         let pos = Position::from_fen("B:Bc3,e3,Kd6:Wg7,e5,h8").unwrap();
         let turned = Position::from_fen("W:Bc3,e5,b2:Wg7,e7,Kf4").unwrap();
-        assert_eq!(features(&pos, &rules), features(&turned, &rules));
+        assert_eq!(features(&pos), features(&turned));
         let w = Weights::default();
-        assert_eq!(evaluate(&pos, &rules, &w), evaluate(&turned, &rules, &w));
+        assert_eq!(evaluate(&pos, &w), evaluate(&turned, &w));
     }
 
     #[test]
@@ -352,24 +278,13 @@ mod tests {
     }
 
     #[test]
-    fn victims_and_mobility() {
-        let rules = Rules::standard();
-        // Black man e3 can hop d4 (to c5) but not f4 (g5 is occupied).
-        let pos = Position::from_fen("B:Be3:Wd4,f4,g5").unwrap();
-        let v = single_hop_victims(&pos, &rules, Color::Black);
-        assert_eq!(v, Bitboard::from_point(Point::new(pt("d4") as u8).unwrap()));
-        // Its steps: e5 only (d4 and f4 are taken).
-        assert_eq!(mobility(&pos, &rules, Color::Black), (1, 0));
-        // A lone Mullah on a1 on an empty board reaches 4 + 8 + 4 points.
-        let pos = Position::from_fen("B:BKa1:Wi9").unwrap();
-        assert_eq!(mobility(&pos, &rules, Color::Black).1, 4 + 7 + 4);
-    }
-
-    #[test]
     fn cones_point_forward() {
         // A black man on e7 can reach d8, e9, f8, and the points beyond d8/f8 (c9, g9).
         let cone = CONES[0][pt("e7")];
-        let names: Vec<String> = Bitboard(cone).iter().map(|p| p.to_string()).collect();
+        let names: Vec<String> = kharbaga::Bitboard(cone)
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         assert_eq!(names, ["d8", "f8", "c9", "e9", "g9"]);
         assert_eq!(CONES[1][pt("e3")].count_ones(), 5);
         assert_eq!(CONES[0][pt("a9")], 0);

@@ -24,7 +24,7 @@ impl Searcher<'_> {
         }
         let rules = self.shared.rules;
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos, &rules, &self.shared.weights);
+            return evaluate(pos, &self.shared.weights);
         }
         let can_capture = pos.has_capture(&rules);
         let compulsory = rules.capture_compulsory;
@@ -33,7 +33,7 @@ impl Searcher<'_> {
             if pos.is_blocked(&rules) {
                 return lost_at(ply);
             }
-            best = evaluate(pos, &rules, &self.shared.weights);
+            best = evaluate(pos, &self.shared.weights);
             if best >= beta || !can_capture {
                 return best;
             }

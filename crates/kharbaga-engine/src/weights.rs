@@ -49,10 +49,6 @@ pub const WEIGHTS: [[i16; 2]; NUM_FEATURES] = [
     [103, 100], // man on g9
     [100, 100], // man on i9
     [252, 321], // mullah
-    [-14, -2], // man mobility
-    [-44, 8], // mullah mobility
-    [-22, -3], // threatened (side to move)
-    [10, 10], // threatened (opponent)
     [-22, 15], // tempo
     [-1, 46], // sole mullah
     [-14, 59], // free path
