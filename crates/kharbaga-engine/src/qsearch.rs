@@ -5,9 +5,8 @@
 //!   quiet and there is no standing pat: every capture is searched (they are all the legal
 //!   moves). When captures are optional, the side may stand pat or capture.
 //! - At a quiet position where the opponent threatens a capture, standing pat assumes the
-//!   threat can be parried; the search resolves it one ply later, when the capture is the
-//!   opponent's compulsory move. Two ways of weighing it earlier were measured and
-//!   dropped (STRENGTH.md): searching every move there one more ply (weaker at a fixed
+//!   threat can be parried by a quiet move (the usual stand-pat assumption). Two ways of
+//!   weighing the threat there were measured and dropped (STRENGTH.md): searching every move there one more ply (weaker at a fixed
 //!   node count: it cost more than it found), and an evaluation term for the threatened
 //!   pieces (no gain).
 //! - A side with no legal move has lost, quiet or not.
