@@ -6,9 +6,9 @@
 //!   moves). When captures are optional, the side may stand pat or capture.
 //! - At a quiet position where the opponent threatens a capture, standing pat assumes the
 //!   threat can be parried by a quiet move (the usual stand-pat assumption). Two ways of
-//!   weighing the threat there were measured and dropped (STRENGTH.md): searching every move there one more ply (weaker at a fixed
-//!   node count: it cost more than it found), and an evaluation term for the threatened
-//!   pieces (no gain).
+//!   weighing the threat there were measured and dropped (STRENGTH.md): searching every
+//!   move there one more ply (weaker at a fixed node count: it cost more than it found),
+//!   and an evaluation term for the threatened pieces (no gain).
 //! - A side with no legal move has lost, quiet or not.
 
 use crate::eval::evaluate;
