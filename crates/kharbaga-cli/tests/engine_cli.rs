@@ -294,6 +294,9 @@ fn wdl(out: &str) -> (u32, u32, u32) {
     (n[0], n[1], n[2])
 }
 
+// The matches below use openings 4 plies deep (quick to prepare) within 3 men: the start
+// favours the first mover, and no 4-ply opening is within half a man.
+
 #[test]
 fn a_small_match_reports_the_score_and_writes_records() {
     let dir = std::env::temp_dir().join(format!("kharbaga-match-{}", std::process::id()));
@@ -310,6 +313,8 @@ fn a_small_match_reports_the_score_and_writes_records() {
             "3",
             "--opening-plies",
             "4",
+            "--opening-margin",
+            "300",
             "--movetime",
             "20",
             "--sprt",
@@ -360,6 +365,8 @@ fn a_match_against_an_external_program() {
             "2",
             "--opening-plies",
             "4",
+            "--opening-margin",
+            "300",
             "--movetime",
             "20",
         ],
@@ -384,6 +391,8 @@ fn a_match_against_an_external_program() {
             "2",
             "--opening-plies",
             "4",
+            "--opening-margin",
+            "300",
         ],
         "",
     ));
