@@ -192,6 +192,27 @@ async fn drag(c: &Client, from: &str, to: &str) {
     c.perform_actions(mouse).await.unwrap();
 }
 
+/// Clicks the element with this id.
+async fn click_id(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click #{id}: {e}"));
+}
+
+/// The text of the element with this id.
+async fn text_of(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"))
+        .text()
+        .await
+        .unwrap_or_else(|e| panic!("text of #{id}: {e}"))
+}
+
+/// How many elements match the CSS selector.
 async fn count(c: &Client, selector: &str) -> u64 {
     c.execute(
         "return document.querySelectorAll(arguments[0]).length",
@@ -250,12 +271,7 @@ async fn play(c: &Client, base: &str) {
     )
     .await
     .unwrap();
-    c.find(Locator::Id("new-start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "new-start").await;
     let url = wait_for(c, "the game's address", "return location.pathname", |v| {
         v.as_str().is_some_and(|p| p.starts_with("/game/"))
     })
@@ -292,21 +308,10 @@ async fn play(c: &Client, base: &str) {
     assert_eq!(shown, ["d4-e5", "f6xd4", "c3xe5", "a5xc3"]);
     // The last move is drawn.
     assert_eq!(count(c, "#board .lastmove").await, 1);
-    let status: String = c
-        .find(Locator::Id("status"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let status = text_of(c, "status").await;
     assert!(status.contains("Black to move"), "{status}");
     // A hint: the best move drawn on the board, the line and the evaluation bar.
-    c.find(Locator::Id("btn-hint"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "btn-hint").await;
     wait_for(
         c,
         "the hint",
@@ -314,13 +319,7 @@ async fn play(c: &Client, base: &str) {
         |v| v == true,
     )
     .await;
-    let hint: String = c
-        .find(Locator::Id("hint"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let hint = text_of(c, "hint").await;
     assert!(
         hint.contains("Best move:") && hint.contains("Expected line:"),
         "{hint}"
@@ -340,33 +339,18 @@ async fn play(c: &Client, base: &str) {
     );
 
     // Step back through the game and forward again.
-    c.find(Locator::Id("nav-first"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "nav-first").await;
     assert_eq!(
         count(c, "#board g.movable").await,
         0,
         "no moving in the past"
     );
     assert_eq!(count(c, "#board circle.pc-black").await, 20);
-    c.find(Locator::Id("nav-last"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "nav-last").await;
     assert_eq!(count(c, "#board circle.pc-black").await, 18);
 
     // Take back: a move pair against the engine.
-    c.find(Locator::Id("btn-undo"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "btn-undo").await;
     let shown = wait_moves(c, 2).await;
     assert_eq!(shown, ["d4-e5", "f6xd4"]);
 
@@ -378,12 +362,7 @@ async fn play(c: &Client, base: &str) {
 
     // A two-person game from a position string: the Mullah on a1 (docs/rules.md) has five
     // captures of two pieces; clicking f6 leaves two continuations, with d4 a ghost.
-    c.find(Locator::Id("btn-load"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "btn-load").await;
     c.execute(
         "document.querySelector('input[name=opponent][value=person]').checked = true;
          document.getElementById('source').value = 'B:BKa1:Wd4,g5';
@@ -392,12 +371,7 @@ async fn play(c: &Client, base: &str) {
     )
     .await
     .unwrap();
-    c.find(Locator::Id("new-start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "new-start").await;
     wait_for(c, "the second game", "return location.pathname", |v| {
         v.as_str().is_some_and(|p| p != format!("/game/{id}"))
     })
@@ -412,13 +386,7 @@ async fn play(c: &Client, base: &str) {
     click_point(c, "i3").await;
     let shown = wait_moves(c, 1).await;
     assert_eq!(shown, ["a1xf6xi3"]);
-    let status: String = c
-        .find(Locator::Id("status"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let status = text_of(c, "status").await;
     assert!(
         status.contains("Black wins: White has no pieces left"),
         "{status}"
