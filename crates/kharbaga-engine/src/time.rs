@@ -64,9 +64,10 @@ pub fn allocate(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     };
     if let Some(m) = limits.movetime {
         // An iteration takes a few times the previous one: do not start one after half.
-        // The hard limit keeps a margin back for unwinding the search and returning the
-        // move, so that the move arrives within the move time.
-        let margin = (m / 10).clamp(Duration::from_millis(1), MOVE_OVERHEAD);
+        // The hard limit keeps a margin back for unwinding the search, returning the move
+        // and the odd millisecond the system keeps the thread waiting, so that the move
+        // arrives within the move time: a quarter of it, at most MOVE_OVERHEAD.
+        let margin = (m / 4).clamp(Duration::from_millis(1), MOVE_OVERHEAD);
         let hard_limit = m
             .saturating_sub(margin)
             .max(Duration::from_millis(1).min(m));
@@ -113,7 +114,7 @@ mod tests {
             movetime: Some(Duration::from_millis(100)),
             ..Limits::default()
         };
-        // Half the move time for starting iterations; the hard limit keeps a tenth back
+        // Half the move time for starting iterations; the hard limit keeps a quarter back
         // (at most MOVE_OVERHEAD, at least 1 ms).
         assert_eq!(
             allocate(&limits),
@@ -131,7 +132,12 @@ mod tests {
             movetime: Some(Duration::from_millis(5)),
             ..Limits::default()
         };
-        assert_eq!(allocate(&short).1, Some(Duration::from_millis(4)));
+        assert_eq!(allocate(&short).1, Some(Duration::from_micros(3750)));
+        let fast = Limits {
+            movetime: Some(Duration::from_millis(20)),
+            ..Limits::default()
+        };
+        assert_eq!(allocate(&fast).1, Some(Duration::from_millis(15)));
         assert_eq!(allocate(&Limits::default()), (None, None));
     }
 }
