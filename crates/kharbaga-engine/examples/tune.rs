@@ -160,7 +160,7 @@ fn load(s: &Settings) -> Vec<Sample> {
                 1.0 - black
             };
             Some(Sample {
-                features: features(&pos),
+                features: features(&pos, &s.rules),
                 result,
             })
         })

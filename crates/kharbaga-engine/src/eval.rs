@@ -6,7 +6,8 @@
 //! weights (the search) or records the feature vector (the Texel tuner), through [`Sink`].
 
 use crate::weights::WEIGHTS;
-use kharbaga::{Color, Position};
+use kharbaga::board::{run_until, shift, Direction, JUMP_MASKS};
+use kharbaga::{Bitboard, Color, Position, Rules};
 
 /// Men on each point, seen from their own side (index 0 is its own a1 corner, 40 the far
 /// corner): 41 features, which also carry the material value of a man.
@@ -20,8 +21,12 @@ pub const F_SOLE_MULLAH: usize = 43;
 /// Men that no enemy man can stop: nothing of the enemy stands in the cone ahead of
 /// them (counted for both sides, as a difference).
 pub const F_FREE_PATH: usize = 44;
+/// Pieces of the opponent that the side to move could take with one hop, counted only
+/// where capturing is optional (with compulsory capture the evaluation sees only quiet
+/// positions, where it is 0).
+pub const F_THREATENED_THEM: usize = 45;
 /// The number of features.
-pub const NUM_FEATURES: usize = 45;
+pub const NUM_FEATURES: usize = 46;
 
 /// Names of the features, for the tuner's output.
 pub fn feature_name(f: usize) -> String {
@@ -31,6 +36,7 @@ pub fn feature_name(f: usize) -> String {
         F_TEMPO => "tempo".into(),
         F_SOLE_MULLAH => "sole mullah".into(),
         F_FREE_PATH => "free path".into(),
+        F_THREATENED_THEM => "threatened (opponent)".into(),
         _ => format!("feature {f}"),
     }
 }
@@ -142,6 +148,29 @@ fn relative(color: Color, index: usize) -> usize {
     }
 }
 
+/// The pieces of `!attacker` that `attacker` could take with a single hop, were it its turn.
+pub fn single_hop_victims(pos: &Position, rules: &Rules, attacker: Color) -> Bitboard {
+    let enemies = pos.pieces(!attacker);
+    let empty = pos.empty();
+    let men = pos.men(attacker);
+    let mut victims = Bitboard::EMPTY;
+    for &d in rules.man_capture_directions(attacker) {
+        let over = shift(men & JUMP_MASKS[d.index()], d) & enemies;
+        victims |= over & shift(empty, d.opposite());
+    }
+    let occupied = pos.occupied();
+    for from in pos.mullahs(attacker) {
+        for d in Direction::ALL {
+            if let (_, Some(over)) = run_until(from, d, occupied) {
+                if enemies.contains(over) && run_until(over, d, occupied).0.any() {
+                    victims = victims.with(over);
+                }
+            }
+        }
+    }
+    victims
+}
+
 /// The points ahead of each point for `color`: everything a man there could ever step to.
 const fn build_cones(white: bool) -> [u64; 41] {
     let mut cones = [0u64; 41];
@@ -176,7 +205,7 @@ const fn build_cones(white: bool) -> [u64; 41] {
 const CONES: [[u64; 41]; 2] = [build_cones(false), build_cones(true)];
 
 /// Walks the features of `pos` into `sink`, from the side to move's point of view.
-pub fn walk<S: Sink>(pos: &Position, sink: &mut S) {
+pub fn walk<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
     let us = pos.turn();
     let them = !us;
     for (color, sign) in [(us, 1), (them, -1)] {
@@ -197,6 +226,10 @@ pub fn walk<S: Sink>(pos: &Position, sink: &mut S) {
         sink.add(F_FREE_PATH, sign * free);
     }
     sink.add(F_TEMPO, 1);
+    if !rules.capture_compulsory {
+        let victims = single_hop_victims(pos, rules, us).count() as i32;
+        sink.add(F_THREATENED_THEM, victims);
+    }
 }
 
 /// The phase of `pos`: the pieces on the board, capped at [`PHASE_MAX`].
@@ -206,12 +239,12 @@ pub fn phase(pos: &Position) -> i32 {
 }
 
 /// The feature vector of `pos`.
-pub fn features(pos: &Position) -> Features {
+pub fn features(pos: &Position, rules: &Rules) -> Features {
     let mut f = Features {
         values: [0; NUM_FEATURES],
         phase: phase(pos),
     };
-    walk(pos, &mut f);
+    walk(pos, rules, &mut f);
     f
 }
 
@@ -222,13 +255,13 @@ pub fn taper(opening: i32, ending: i32, phase: i32) -> i32 {
 }
 
 /// The evaluation of `pos` in centi-men from the side to move's point of view.
-pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
+pub fn evaluate(pos: &Position, rules: &Rules, weights: &Weights) -> i32 {
     let mut sum = Sum {
         weights,
         opening: 0,
         ending: 0,
     };
-    walk(pos, &mut sum);
+    walk(pos, rules, &mut sum);
     taper(sum.opening, sum.ending, phase(pos))
         .clamp(-crate::score::MAX_EVAL, crate::score::MAX_EVAL)
 }
@@ -246,7 +279,7 @@ mod tests {
     fn the_start_is_balanced_apart_from_the_move() {
         // The start position is symmetric under the half turn that swaps the colours, so
         // every feature cancels except the side to move's own counts.
-        let f = features(&Position::start());
+        let f = features(&Position::start(), &Rules::standard());
         for (i, v) in f.values.iter().enumerate() {
             if i != F_TEMPO {
                 assert_eq!(*v, 0, "{}", feature_name(i));
@@ -261,9 +294,10 @@ mod tests {
         // The half-turned position with the other side to move evaluates the same.
         let pos = Position::from_fen("B:Bc3,e3,Kd6:Wg7,e5,h8").unwrap();
         let turned = Position::from_fen("W:Bc3,e5,b2:Wg7,e7,Kf4").unwrap();
-        assert_eq!(features(&pos), features(&turned));
+        let rules = Rules::standard();
+        assert_eq!(features(&pos, &rules), features(&turned, &rules));
         let w = Weights::default();
-        assert_eq!(evaluate(&pos, &w), evaluate(&turned, &w));
+        assert_eq!(evaluate(&pos, &rules, &w), evaluate(&turned, &rules, &w));
     }
 
     #[test]
@@ -275,6 +309,22 @@ mod tests {
         assert_eq!(Weights::parse(&text).unwrap(), Weights::default());
         let err = Weights::parse("1 2\n3 x\n").unwrap_err();
         assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn threatened_pieces_count_only_where_capture_is_optional() {
+        // Black man e3 can hop d4 (to c5) but not f4 (g5 is occupied).
+        let pos = Position::from_fen("B:Be3:Wd4,f4,g5").unwrap();
+        let d4 = Point::new(pt("d4") as u8).unwrap();
+        let standard = Rules::standard();
+        assert_eq!(
+            single_hop_victims(&pos, &standard, Color::Black),
+            Bitboard::from_point(d4)
+        );
+        assert_eq!(features(&pos, &standard).values[F_THREATENED_THEM], 0);
+        let ludii = Rules::named("ludii").unwrap();
+        assert!(!ludii.capture_compulsory);
+        assert_eq!(features(&pos, &ludii).values[F_THREATENED_THEM], 1);
     }
 
     #[test]

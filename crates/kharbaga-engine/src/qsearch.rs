@@ -8,7 +8,7 @@
 //!   threat can be parried by a quiet move (the usual stand-pat assumption). Two ways of
 //!   weighing the threat there were measured and dropped (STRENGTH.md): searching every
 //!   move there one more ply (weaker at a fixed node count: it cost more than it found),
-//!   and an evaluation term for the threatened pieces (no gain).
+//!   and an evaluation term for the side to move's threatened pieces (no gain).
 //! - A side with no legal move has lost, quiet or not.
 
 use crate::eval::evaluate;
@@ -25,7 +25,7 @@ impl Searcher<'_> {
         }
         let rules = self.shared.rules;
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos, &self.shared.weights);
+            return evaluate(pos, &rules, &self.shared.weights);
         }
         let can_capture = pos.has_capture(&rules);
         let compulsory = rules.capture_compulsory;
@@ -34,7 +34,7 @@ impl Searcher<'_> {
             if pos.is_blocked(&rules) {
                 return lost_at(ply);
             }
-            best = evaluate(pos, &self.shared.weights);
+            best = evaluate(pos, &rules, &self.shared.weights);
             if best >= beta || !can_capture {
                 return best;
             }

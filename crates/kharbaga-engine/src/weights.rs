@@ -52,4 +52,5 @@ pub const WEIGHTS: [[i16; 2]; NUM_FEATURES] = [
     [-22, 15], // tempo
     [-1, 46], // sole mullah
     [-14, 59], // free path
+    [10, 10], // threatened (opponent)
 ];
