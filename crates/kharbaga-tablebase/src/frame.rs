@@ -1,0 +1,125 @@
+//! The two symmetries the tables use: the colour swap (the board turned half a turn with the
+//! colours exchanged, which puts the side to move at the bottom) and the left-right mirror.
+//!
+//! Every table position is seen from the side to move ("the mover frame"): the side to move
+//! is Black, whose men move up the board. A position with White to move is turned half a
+//! turn (point `p` goes to `40 - p`, a1 to i9) with the colours swapped; its value is the same.
+
+use kharbaga::{Bitboard, Color, Point, Position, Setup, NUM_POINTS};
+
+/// The point half a turn away: `(x, y)` to `(8 - x, 8 - y)`, index `p` to `40 - p`.
+#[inline]
+pub fn rotate(bb: Bitboard) -> Bitboard {
+    // Reversing 64 bits sends bit i to 63 - i; 23 places down gives 40 - i.
+    Bitboard(bb.0.reverse_bits() >> (64 - NUM_POINTS))
+}
+
+const fn build_mirror() -> [u8; NUM_POINTS] {
+    let mut t = [0u8; NUM_POINTS];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        let x = (p * 2) % 9;
+        let y = (p * 2) / 9;
+        t[p] = ((9 * y + 8 - x) / 2) as u8;
+        p += 1;
+    }
+    t
+}
+
+/// `MIRROR[p]`: the point reflected left to right, `(x, y)` to `(8 - x, y)`.
+pub const MIRROR: [u8; NUM_POINTS] = build_mirror();
+
+/// The set reflected left to right.
+#[inline]
+pub fn mirror(bb: Bitboard) -> Bitboard {
+    let mut out = 0u64;
+    let mut rest = bb.0;
+    while rest != 0 {
+        let p = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out |= 1u64 << MIRROR[p];
+    }
+    Bitboard(out)
+}
+
+/// The position reflected left to right (same side to move).
+pub fn mirror_position(pos: &Position) -> Position {
+    let s = pos.to_setup();
+    Position::from_setup(Setup {
+        black: mirror(s.black),
+        white: mirror(s.white),
+        mullahs: mirror(s.mullahs),
+        turn: s.turn,
+    })
+    .expect("a reflection keeps every man off its promotion rank")
+}
+
+/// The position turned half a turn with the colours and the side to move swapped: the same
+/// game seen from the other side.
+pub fn swap_sides(pos: &Position) -> Position {
+    let s = pos.to_setup();
+    Position::from_setup(Setup {
+        black: rotate(s.white),
+        white: rotate(s.black),
+        mullahs: rotate(s.mullahs),
+        turn: !s.turn,
+    })
+    .expect("turning the board keeps every man off its promotion rank")
+}
+
+/// The position seen from the side to move: itself when Black is to move, else
+/// [`swap_sides`].
+#[inline]
+pub fn mover_frame(pos: &Position) -> Position {
+    if pos.turn() == Color::Black {
+        *pos
+    } else {
+        swap_sides(pos)
+    }
+}
+
+/// Whether `p` lies on the mirror axis (file e).
+pub fn on_axis(p: Point) -> bool {
+    MIRROR[p.index()] as usize == p.index()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn rotation_and_mirror_send_named_points() {
+        let p = |s: &str| Bitboard::from_point(s.parse().unwrap());
+        assert_eq!(rotate(p("a1")), p("i9"));
+        assert_eq!(rotate(p("b2")), p("h8"));
+        assert_eq!(rotate(p("e5")), p("e5"));
+        assert_eq!(mirror(p("a1")), p("i1"));
+        assert_eq!(mirror(p("b2")), p("h2"));
+        assert_eq!(mirror(p("d4") | p("e7")), p("f4") | p("e7"));
+        assert_eq!(Point::all().filter(|&q| on_axis(q)).count(), 5);
+    }
+
+    #[test]
+    fn swap_sides_is_an_involution_and_keeps_moves() {
+        let rules = kharbaga::Rules::standard();
+        for fen in ["W:Wc3,Kg7:Bd4,Ka9", "B:Bc3,Ke1:Wd4,f6", "W:Wb2:Bh8,e5"] {
+            let p = pos(fen);
+            let q = swap_sides(&p);
+            assert_eq!(swap_sides(&q), p);
+            assert_eq!(mover_frame(&p).turn(), Color::Black);
+            assert_eq!(
+                p.legal_moves(&rules).len(),
+                q.legal_moves(&rules).len(),
+                "{fen}"
+            );
+        }
+        assert_eq!(
+            swap_sides(&pos("W:Wc3,Kg7:Bd4")),
+            pos("B:Bg7,Kc3:Wf6")
+        );
+    }
+}

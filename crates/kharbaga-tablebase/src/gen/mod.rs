@@ -1,0 +1,426 @@
+//! Retrograde generation of one slice pair: a slice and its [`flip`](SliceId::flip), which
+//! the moves that neither capture nor promote connect.
+//!
+//! 1. **Seed.** Every position's moves are generated with the rules library. Moves that
+//!    capture or promote lead into smaller slices, already built (held in
+//!    [`MemoryTables`]): their values are known. A position with no move is a loss in 0. A
+//!    position whose moves all leave the pair (with compulsory capture: every position that
+//!    can capture) is decided now, finally. A position with a known win is provisionally a
+//!    win (a move inside the pair may win faster). The others get a counter: the number of
+//!    distinct places their moves inside the pair lead to (plus one if a move out of the pair
+//!    draws, so that it can never reach zero).
+//! 2. **Iterate** by distance `n = 1, 2, ...`: every place decided as a loss in `n - 1` makes
+//!    each predecessor (by [`unmoves`]) a win in `n`, unless it is final or already a win as
+//!    fast; every place decided as a win in `n - 1` takes one off each undecided
+//!    predecessor's counter, and a predecessor whose counter reaches zero is a loss: its
+//!    exact distance is found by looking at all its moves again. The passes stop after the
+//!    largest distance decided so far.
+//! 3. Whatever is still undecided is a draw: neither side can force the end of the game.
+//!
+//! Places are processed by both cores (rayon) in index ranges; the values and counters are
+//! atomics. The left-right mirror is folded by the index: counters count distinct places,
+//! and a predecessor counts only where it is the place's own position (not its mirror image),
+//! so each (place, child place) link is counted and taken off exactly once.
+
+mod unmove;
+
+pub use unmove::unmoves;
+
+use crate::frame::{mirror_position, swap_sides};
+use crate::index::SliceIndex;
+use crate::memory::MemoryTables;
+use crate::slice::SliceId;
+use crate::value::{Value, BROKEN, DRAW_CODE};
+use kharbaga::{Move, Position, Rules};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Set on a value that nothing in the iteration may change any more.
+const FINAL: u16 = 0x8000;
+/// The code bits of a working value.
+const CODE: u16 = 0x7FFF;
+/// Places handed to a worker at a time.
+const CHUNK: usize = 1 << 14;
+
+/// What one pass of the generator reports.
+#[derive(Copy, Clone, Debug)]
+pub enum Phase {
+    /// Seeding: places looked at so far.
+    Seed,
+    /// Iteration at this distance.
+    Iterate(u16),
+}
+
+/// A slice's generated codes and their counts.
+pub struct Generated {
+    /// The slice.
+    pub slice: SliceId,
+    /// The code of every place (broken places hold [`BROKEN`]).
+    pub codes: Vec<u16>,
+}
+
+/// Why a pair could not be generated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GenerateError {
+    /// A slice that captures or promotions lead into is not loaded.
+    MissingDependency(SliceId),
+    /// A position has more distinct moves than a counter holds.
+    TooManyMoves(SliceId),
+    /// A distance does not fit the 15 bits of a working value.
+    TooDeep(SliceId),
+}
+
+impl std::fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenerateError::MissingDependency(s) => {
+                write!(f, "slice {s} is needed first (its table is not loaded)")
+            }
+            GenerateError::TooManyMoves(s) => write!(f, "a position of {s} has too many moves"),
+            GenerateError::TooDeep(s) => write!(f, "a distance in {s} exceeds 32766 plies"),
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+struct Part {
+    slice: SliceId,
+    index: SliceIndex,
+    offset: u64,
+}
+
+struct Work<'a> {
+    rules: &'a Rules,
+    deps: &'a MemoryTables,
+    parts: Vec<Part>,
+    vals: Vec<AtomicU16>,
+    counts: Vec<AtomicU8>,
+    max_distance: AtomicU16,
+    too_many: std::sync::atomic::AtomicBool,
+}
+
+/// Per-worker buffers.
+#[derive(Default)]
+struct Scratch {
+    moves: Vec<Move>,
+    back: Vec<Position>,
+    places: Vec<u64>,
+}
+
+/// Generates the pair of `pair` (the slice and its flip) under `rules`; the tables of every
+/// slice its captures and promotions lead into must be in `deps`. `report` is called after
+/// each pass with the phase and the places done.
+pub fn generate_pair(
+    rules: &Rules,
+    pair: SliceId,
+    deps: &MemoryTables,
+    report: &(dyn Fn(Phase, u64, u64) + Sync),
+) -> Result<Vec<Generated>, GenerateError> {
+    for d in pair.dependencies() {
+        for s in [d, d.flip()] {
+            if !deps.contains(s) {
+                return Err(GenerateError::MissingDependency(s));
+            }
+        }
+    }
+    let mut parts = vec![Part {
+        slice: pair,
+        index: SliceIndex::new(pair),
+        offset: 0,
+    }];
+    if pair.flip() != pair {
+        let offset = parts[0].index.len();
+        parts.push(Part {
+            slice: pair.flip(),
+            index: SliceIndex::new(pair.flip()),
+            offset,
+        });
+    }
+    let total: u64 = parts.iter().map(|p| p.index.len()).sum();
+    let work = Work {
+        rules,
+        deps,
+        parts,
+        vals: (0..total).map(|_| AtomicU16::new(0)).collect(),
+        counts: (0..total).map(|_| AtomicU8::new(0)).collect(),
+        max_distance: AtomicU16::new(0),
+        too_many: Default::default(),
+    };
+    let done = AtomicU64::new(0);
+    work.for_each_chunk(|w, start, end, scratch| {
+        for g in start..end {
+            w.seed(g, scratch);
+        }
+        let d = done.fetch_add(end - start, Relaxed) + end - start;
+        report(Phase::Seed, d, total);
+    });
+    if work.too_many.load(Relaxed) {
+        return Err(GenerateError::TooManyMoves(pair));
+    }
+    let mut n: u16 = 1;
+    while n - 1 <= work.max_distance.load(Relaxed) {
+        if n >= CODE - 1 {
+            return Err(GenerateError::TooDeep(pair));
+        }
+        work.for_each_chunk(|w, start, end, scratch| {
+            for g in start..end {
+                w.propagate(g, n, scratch);
+            }
+        });
+        report(Phase::Iterate(n), total, total);
+        n += 1;
+    }
+    Ok(work.finish())
+}
+
+impl Work<'_> {
+    fn for_each_chunk(&self, f: impl Fn(&Self, u64, u64, &mut Scratch) + Sync) {
+        let total = self.vals.len() as u64;
+        let chunks = total.div_ceil(CHUNK as u64);
+        (0..chunks).into_par_iter().for_each_init(Scratch::default, |scratch, c| {
+            let start = c * CHUNK as u64;
+            let end = (start + CHUNK as u64).min(total);
+            f(self, start, end, scratch);
+        });
+    }
+
+    /// The part a global place belongs to and its index there.
+    #[inline]
+    fn locate(&self, g: u64) -> (usize, u64) {
+        if self.parts.len() > 1 && g >= self.parts[1].offset {
+            (1, g - self.parts[1].offset)
+        } else {
+            (0, g)
+        }
+    }
+
+    /// The part holding a slice, if it is in the pair.
+    #[inline]
+    fn part_of(&self, counts: (u8, u8, u8, u8)) -> Option<usize> {
+        self.parts.iter().position(|p| p.slice.counts() == counts)
+    }
+
+    fn position(&self, g: u64) -> Option<Position> {
+        let (t, i) = self.locate(g);
+        self.parts[t].index.position(i)
+    }
+
+    /// The code of a child (in the mover frame) and, if it is in the pair, its global place.
+    #[inline]
+    fn child(&self, child: &Position) -> (Option<u64>, u16) {
+        match self.part_of(SliceId::of_mover_frame(child)) {
+            Some(t) => {
+                let g = self.parts[t].offset + self.parts[t].index.index(child);
+                (Some(g), self.vals[g as usize].load(Relaxed) & CODE)
+            }
+            None => (
+                None,
+                self.deps
+                    .code(child)
+                    .expect("dependencies were checked before the seed"),
+            ),
+        }
+    }
+
+    fn raise_max(&self, code: u16) {
+        self.max_distance.fetch_max(code - 1, Relaxed);
+    }
+
+    fn seed(&self, g: u64, s: &mut Scratch) {
+        let Some(pos) = self.position(g) else {
+            self.vals[g as usize].store(BROKEN, Relaxed);
+            return;
+        };
+        pos.legal_moves_into(self.rules, &mut s.moves);
+        if s.moves.is_empty() {
+            self.vals[g as usize].store(FINAL | Value::Loss(0).code(), Relaxed);
+            return;
+        }
+        s.places.clear();
+        let mut best: Option<Value> = None;
+        for mv in &s.moves {
+            let child = swap_sides(&pos.play(mv));
+            match self.child(&child) {
+                (Some(place), _) => s.places.push(place),
+                (None, code) => {
+                    let v = Value::from_code(code).parent();
+                    if best.is_none_or(|b| v.preference() > b.preference()) {
+                        best = Some(v);
+                    }
+                }
+            }
+        }
+        s.places.sort_unstable();
+        s.places.dedup();
+        let inside = s.places.len();
+        let cell = &self.vals[g as usize];
+        match best {
+            Some(v @ Value::Win(_)) => {
+                // A move inside the pair may still win faster.
+                let flag = if inside == 0 { FINAL } else { 0 };
+                cell.store(flag | v.code(), Relaxed);
+                self.counts[g as usize].store(1, Relaxed);
+                self.raise_max(v.code());
+            }
+            _ if inside == 0 => {
+                let v = best.expect("a position with moves has a best one");
+                cell.store(FINAL | v.code(), Relaxed);
+                if v != Value::Draw {
+                    self.raise_max(v.code());
+                }
+            }
+            _ => {
+                let extra = usize::from(best == Some(Value::Draw));
+                let Ok(count) = u8::try_from(inside + extra) else {
+                    self.too_many.store(true, Relaxed);
+                    return;
+                };
+                self.counts[g as usize].store(count, Relaxed);
+            }
+        }
+    }
+
+    /// The places that have a move inside the pair to the place `g` (whose position is `pos`).
+    fn predecessors(&self, g: u64, pos: &Position, s: &mut Scratch) {
+        s.places.clear();
+        let (t, i) = self.locate(g);
+        let mut images = [Some(*pos), None];
+        if self.parts[t].index.folds_mirror(i) {
+            let m = mirror_position(pos);
+            if m != *pos {
+                images[1] = Some(m);
+            }
+        }
+        for image in images.into_iter().flatten() {
+            unmoves(self.rules, &image, &mut s.back);
+            for q in &s.back {
+                let qf = swap_sides(q);
+                let tq = self
+                    .part_of(SliceId::of_mover_frame(&qf))
+                    .expect("an unmove stays in the pair");
+                let place = self.parts[tq].index.place(&qf);
+                if !place.mirrored {
+                    s.places.push(self.parts[tq].offset + place.index);
+                }
+            }
+        }
+        s.places.sort_unstable();
+        s.places.dedup();
+    }
+
+    fn propagate(&self, g: u64, n: u16, s: &mut Scratch) {
+        let v = self.vals[g as usize].load(Relaxed);
+        let code = v & CODE;
+        if v == BROKEN || code == DRAW_CODE || code - 1 != n - 1 {
+            return;
+        }
+        let pos = self.position(g).expect("a decided place is a position");
+        self.predecessors(g, &pos, s);
+        let child_lost = (n - 1) % 2 == 0;
+        let places = std::mem::take(&mut s.places);
+        for &p in &places {
+            if child_lost {
+                self.mark_win(p, n);
+            } else {
+                self.count_down(p, n, s);
+            }
+        }
+        s.places = places;
+    }
+
+    /// The predecessor `p` of a loss in `n - 1` wins in `n`, unless it is final or wins as
+    /// fast already.
+    fn mark_win(&self, p: u64, n: u16) {
+        let cell = &self.vals[p as usize];
+        let win = Value::Win(n).code();
+        let mut cur = cell.load(Relaxed);
+        loop {
+            if cur & FINAL != 0 {
+                return;
+            }
+            let code = cur & CODE;
+            if code != DRAW_CODE && (code <= win || !matches!(Value::from_code(code), Value::Win(_))) {
+                return;
+            }
+            match cell.compare_exchange_weak(cur, win, Relaxed, Relaxed) {
+                Ok(_) => {
+                    self.raise_max(win);
+                    return;
+                }
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    /// One more move of the undecided predecessor `p` leads to a win for the opponent; when
+    /// none is left, `p` is lost.
+    fn count_down(&self, p: u64, n: u16, s: &mut Scratch) {
+        if self.vals[p as usize].load(Relaxed) != 0 {
+            return;
+        }
+        if self.counts[p as usize].fetch_sub(1, Relaxed) != 1 {
+            return;
+        }
+        let v = self.evaluate(p, s);
+        debug_assert!(matches!(v, Value::Loss(d) if d >= n), "{v:?} at {n}");
+        if self.vals[p as usize]
+            .compare_exchange(0, FINAL | v.code(), Relaxed, Relaxed)
+            .is_ok()
+        {
+            self.raise_max(v.code());
+        }
+    }
+
+    /// The value of place `p` from the current values of all its children.
+    fn evaluate(&self, p: u64, s: &mut Scratch) -> Value {
+        let pos = self.position(p).expect("a counted place is a position");
+        let mut moves = std::mem::take(&mut s.moves);
+        pos.legal_moves_into(self.rules, &mut moves);
+        let best = moves
+            .iter()
+            .map(|mv| Value::from_code(self.child(&swap_sides(&pos.play(mv))).1).parent())
+            .max_by_key(|v| v.preference())
+            .expect("a counted place has moves");
+        s.moves = moves;
+        best
+    }
+
+    fn finish(self) -> Vec<Generated> {
+        let Work { parts, vals, .. } = self;
+        let codes: Vec<u16> = vals
+            .into_iter()
+            .map(|v| {
+                let v = v.into_inner();
+                if v == BROKEN {
+                    BROKEN
+                } else {
+                    v & CODE
+                }
+            })
+            .collect();
+        let mut out = Vec::new();
+        for p in parts.iter().rev() {
+            let start = p.offset as usize;
+            let end = start + p.index.len() as usize;
+            out.push(Generated {
+                slice: p.slice,
+                codes: codes[start..end].to_vec(),
+            });
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// Generates every slice of at most `max_pieces` pieces in memory, in dependency order
+/// (for tests and small tables; [`crate::build`] writes files and resumes).
+pub fn generate_in_memory(rules: &Rules, max_pieces: u32) -> Result<MemoryTables, GenerateError> {
+    let mut tables = MemoryTables::new();
+    for pair in SliceId::plan(max_pieces) {
+        for g in generate_pair(rules, pair, &tables, &|_, _, _| {})? {
+            tables.insert(g.slice, g.codes);
+        }
+    }
+    Ok(tables)
+}

@@ -1,0 +1,78 @@
+//! Unmoves: the positions from which one move that neither captures nor promotes leads to a
+//! given position. Retrograde analysis walks these backwards from decided positions.
+
+use kharbaga::board::{neighbour, run_until, Direction};
+use kharbaga::{Bitboard, Color, Position, Rules, Setup};
+
+/// Every position (White to move) from which White, by a step or slide that neither
+/// captures nor promotes, reaches `pos` (Black to move). Whether that move is legal there
+/// also depends on whether a capture is compulsory there, which the caller knows.
+pub fn unmoves(rules: &Rules, pos: &Position, out: &mut Vec<Position>) {
+    out.clear();
+    let s = pos.to_setup();
+    let occupied = s.black | s.white;
+    let white_mullahs = s.white & s.mullahs;
+    let white_men = s.white & !s.mullahs;
+    let back = |from: kharbaga::Point, to: kharbaga::Point, mullah: bool| {
+        let white = s.white.without(to).with(from);
+        let mullahs = if mullah {
+            s.mullahs.without(to).with(from)
+        } else {
+            s.mullahs
+        };
+        Position::from_setup(Setup {
+            black: s.black,
+            white,
+            mullahs,
+            turn: Color::White,
+        })
+        .expect("an unmove keeps the position legal")
+    };
+    for to in white_mullahs {
+        for d in Direction::ALL {
+            for from in run_until(to, d, occupied).0 {
+                out.push(back(from, to, true));
+            }
+        }
+    }
+    for to in white_men {
+        for &d in rules.man_step_directions(Color::White) {
+            if let Some(from) = neighbour(to, d.opposite()) {
+                if !occupied.contains(from) {
+                    out.push(back(from, to, false));
+                }
+            }
+        }
+    }
+    debug_assert!(out.iter().all(|q| (q.occupied() & !Bitboard::FULL).is_empty()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every unmove, played forwards, is a legal non-capturing, non-promoting move to the
+    /// position; and every such move from a position is found by unmoving its result.
+    #[test]
+    fn unmoves_invert_quiet_moves() {
+        for rules in [Rules::standard(), Rules::sideways()] {
+            for fen in ["W:Wc3,Kg7:Bd4,Ka9", "W:We5,Kb2:Bi1", "W:Wf6,h8,Ke9:Bb2,Ka1"] {
+                let start = Position::from_fen(fen).unwrap();
+                for mv in start.legal_moves(&rules) {
+                    if mv.is_capture() || start.is_promotion(&mv) {
+                        continue;
+                    }
+                    let after = start.play(&mv);
+                    let mut back = Vec::new();
+                    unmoves(&rules, &after, &mut back);
+                    assert!(back.contains(&start), "{fen} {mv}");
+                    for q in &back {
+                        let found = q.legal_moves(&rules).iter().any(|m| q.play(m) == after)
+                            || q.has_capture(&rules);
+                        assert!(found, "unmove {q:?} of {fen} {mv}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Tables held in memory, whole: what the generator reads the values of captures and
+//! promotions from, and what it produces.
+
+use crate::frame::mover_frame;
+use crate::index::SliceIndex;
+use crate::slice::SliceId;
+use crate::value::Value;
+use kharbaga::{Color, Position};
+use std::collections::HashMap;
+
+/// One slice's codes (see [`crate::value`]) in index order, with its index.
+pub struct MemoryTable {
+    /// The slice's index.
+    pub index: SliceIndex,
+    /// The code of every place (broken places hold [`crate::value::BROKEN`]).
+    pub codes: Vec<u16>,
+}
+
+/// Whole tables in memory, by slice.
+#[derive(Default)]
+pub struct MemoryTables {
+    tables: HashMap<SliceId, MemoryTable>,
+}
+
+impl MemoryTables {
+    /// No tables.
+    pub fn new() -> MemoryTables {
+        MemoryTables::default()
+    }
+
+    /// Adds (or replaces) a slice's table.
+    pub fn insert(&mut self, slice: SliceId, codes: Vec<u16>) {
+        let index = SliceIndex::new(slice);
+        assert_eq!(index.len(), codes.len() as u64, "codes of {slice}");
+        self.tables.insert(slice, MemoryTable { index, codes });
+    }
+
+    /// Drops a slice's table.
+    pub fn remove(&mut self, slice: SliceId) {
+        self.tables.remove(&slice);
+    }
+
+    /// Whether the slice is held.
+    pub fn contains(&self, slice: SliceId) -> bool {
+        self.tables.contains_key(&slice)
+    }
+
+    /// The table of a slice, if held.
+    pub fn get(&self, slice: SliceId) -> Option<&MemoryTable> {
+        self.tables.get(&slice)
+    }
+
+    /// The slices held.
+    pub fn slices(&self) -> impl Iterator<Item = SliceId> + '_ {
+        self.tables.keys().copied()
+    }
+
+    /// Bytes of codes held.
+    pub fn bytes(&self) -> u64 {
+        self.tables.values().map(|t| t.codes.len() as u64 * 2).sum()
+    }
+
+    /// The code of a position in the mover frame (Black to move): a loss in 0 when the
+    /// mover has no piece, else the stored code. None when its slice is not held.
+    #[inline]
+    pub fn code(&self, pos: &Position) -> Option<u16> {
+        if pos.pieces(Color::Black).is_empty() {
+            return Some(Value::Loss(0).code());
+        }
+        let (a, b, c, d) = SliceId::of_mover_frame(pos);
+        let slice = SliceId::new(a, b, c, d)?;
+        let t = self.tables.get(&slice)?;
+        Some(t.codes[t.index.index(pos) as usize])
+    }
+
+    /// The value of any position (either side to move), if its slice is held.
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        self.code(&mover_frame(pos)).map(Value::from_code)
+    }
+}
