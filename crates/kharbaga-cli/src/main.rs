@@ -14,6 +14,7 @@ mod moves;
 mod perft;
 mod play;
 mod serve;
+mod tablebase;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -39,6 +40,7 @@ enum Command {
     Match(Box<match_cmd::MatchArgs>),
     Bench(bench::BenchArgs),
     Serve(serve::ServeArgs),
+    Tablebase(tablebase::TablebaseArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Tablebase(args) => tablebase::run(&args),
     };
     args::exit_status(result)
 }

@@ -29,15 +29,37 @@ const fn build_mirror() -> [u8; NUM_POINTS] {
 /// `MIRROR[p]`: the point reflected left to right, `(x, y)` to `(8 - x, y)`.
 pub const MIRROR: [u8; NUM_POINTS] = build_mirror();
 
+const fn build_mirror_chunks() -> [u16; 512] {
+    // Ranks come in pairs of 5 + 4 points, 9 bits, and the mirror keeps each rank: so each
+    // 9-bit chunk (the last one holds rank 9 alone) is reflected on its own.
+    let mut t = [0u16; 512];
+    let mut v = 0;
+    while v < 512 {
+        let mut out = 0u16;
+        let mut b = 0;
+        while b < 9 {
+            if v & (1 << b) != 0 {
+                out |= 1 << MIRROR[b];
+            }
+            b += 1;
+        }
+        t[v] = out;
+        v += 1;
+    }
+    t
+}
+
+/// The mirror of each 9-bit chunk of a bitboard (two ranks).
+const MIRROR_CHUNKS: [u16; 512] = build_mirror_chunks();
+
 /// The set reflected left to right.
 #[inline]
 pub fn mirror(bb: Bitboard) -> Bitboard {
     let mut out = 0u64;
-    let mut rest = bb.0;
-    while rest != 0 {
-        let p = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        out |= 1u64 << MIRROR[p];
+    let mut shift = 0;
+    while shift < 45 {
+        out |= u64::from(MIRROR_CHUNKS[((bb.0 >> shift) & 511) as usize]) << shift;
+        shift += 9;
     }
     Bitboard(out)
 }
@@ -57,14 +79,19 @@ pub fn mirror_position(pos: &Position) -> Position {
 /// The position turned half a turn with the colours and the side to move swapped: the same
 /// game seen from the other side.
 pub fn swap_sides(pos: &Position) -> Position {
-    let s = pos.to_setup();
-    Position::from_setup(Setup {
+    Position::from_setup(swap_setup(&pos.to_setup()))
+        .expect("turning the board keeps every man off its promotion rank")
+}
+
+/// [`swap_sides`] on an unchecked setup.
+#[inline]
+pub fn swap_setup(s: &Setup) -> Setup {
+    Setup {
         black: rotate(s.white),
         white: rotate(s.black),
         mullahs: rotate(s.mullahs),
         turn: !s.turn,
-    })
-    .expect("turning the board keeps every man off its promotion rank")
+    }
 }
 
 /// The position seen from the side to move: itself when Black is to move, else
@@ -101,6 +128,11 @@ mod tests {
         assert_eq!(mirror(p("b2")), p("h2"));
         assert_eq!(mirror(p("d4") | p("e7")), p("f4") | p("e7"));
         assert_eq!(Point::all().filter(|&q| on_axis(q)).count(), 5);
+        for q in Point::all() {
+            let m = Point::new(MIRROR[q.index()]).unwrap();
+            assert_eq!(mirror(Bitboard::from_point(q)), Bitboard::from_point(m));
+            assert_eq!((q.x() + m.x(), q.y()), (8, m.y()));
+        }
     }
 
     #[test]

@@ -76,11 +76,11 @@ fn rank_places(mut places: u64) -> u64 {
     r
 }
 
-/// The `k`-set of places with colex rank `r`.
+/// The `k`-set of places (below `n`) with colex rank `r`.
 #[inline]
-fn unrank_places(mut r: u64, k: usize) -> u64 {
+fn unrank_places(mut r: u64, k: usize, n: usize) -> u64 {
     let mut out = 0u64;
-    let mut e = NUM_POINTS;
+    let mut e = n;
     for i in (1..=k).rev() {
         // The largest e with C(e, i) <= r.
         e -= 1;
@@ -172,7 +172,7 @@ impl MenSets {
         let mut non_symmetric = Vec::new();
         let mut symmetric = Vec::new();
         for r in 0..total {
-            let places = unrank_places(r as u64, k);
+            let places = unrank_places(r as u64, k, MEN_POINTS);
             let points = places << off;
             let mirrored = (mirror(Bitboard(points)).0) >> off;
             let mr = rank_places(mirrored) as usize;
@@ -293,10 +293,17 @@ impl SliceIndex {
     #[inline]
     pub fn place(&self, pos: &Position) -> Place {
         debug_assert_eq!(pos.turn(), Color::Black);
-        let men_m = pos.men(Color::Black).0;
-        let men_o = pos.men(Color::White).0;
-        let k1 = pos.mullahs(Color::Black).0;
-        let k2 = pos.mullahs(Color::White).0;
+        self.place_setup(&pos.to_setup())
+    }
+
+    /// [`SliceIndex::place`] of a setup that is a legal position of the slice, Black to
+    /// move.
+    #[inline]
+    pub fn place_setup(&self, s: &Setup) -> Place {
+        let men_m = (s.black & !s.mullahs).0;
+        let men_o = (s.white & !s.mullahs).0;
+        let k1 = (s.black & s.mullahs).0;
+        let k2 = (s.white & s.mullahs).0;
         let rm = rank_places(men_m) as usize;
         match self.mover.kind[rm] {
             NON_SYMMETRIC => {
@@ -382,8 +389,8 @@ impl SliceIndex {
             (u64::from(rm), u64::from(ro))
         };
         (
-            unrank_places(rm, m as usize),
-            unrank_places(ro, o as usize) << 5,
+            unrank_places(rm, m as usize, MEN_POINTS),
+            unrank_places(ro, o as usize, MEN_POINTS) << 5,
         )
     }
 
@@ -399,8 +406,8 @@ impl SliceIndex {
         }
         let rest = index % self.block;
         let free = Bitboard::FULL.0 & !(men_m | men_o);
-        let k1 = expand(unrank_places(rest / self.k2_count, k1n as usize), free);
-        let k2 = expand(unrank_places(rest % self.k2_count, k2n as usize), free & !k1);
+        let k1 = expand(unrank_places(rest / self.k2_count, k1n as usize, free.count_ones() as usize), free);
+        let k2 = expand(unrank_places(rest % self.k2_count, k2n as usize, (free & !k1).count_ones() as usize), free & !k1);
         Position::from_setup(Setup {
             black: Bitboard(men_m | k1),
             white: Bitboard(men_o | k2),
@@ -440,7 +447,7 @@ mod tests {
         assert_eq!(binomial(36, 3), 7140);
         for k in 0..4 {
             for r in 0..binomial(12, k) {
-                assert_eq!(rank_places(unrank_places(r, k as usize)), r);
+                assert_eq!(rank_places(unrank_places(r, k as usize, 12)), r);
             }
         }
         let free = 0b1011_0110u64;
@@ -483,8 +490,8 @@ mod tests {
         // Brute force over point sets is too slow beyond 2 pieces per group; count by
         // inclusion: men first (mover on points 0..36, opponent on 5..41, disjoint).
         let mut n = 0u64;
-        let mover_sets: Vec<u64> = (0..binomial(36, a)).map(|r| unrank_places(r, a)).collect();
-        let opp_sets: Vec<u64> = (0..binomial(36, c)).map(|r| unrank_places(r, c) << 5).collect();
+        let mover_sets: Vec<u64> = (0..binomial(36, a)).map(|r| unrank_places(r, a, 36)).collect();
+        let opp_sets: Vec<u64> = (0..binomial(36, c)).map(|r| unrank_places(r, c, 36) << 5).collect();
         for &m in &mover_sets {
             for &o in &opp_sets {
                 if m & o == 0 {

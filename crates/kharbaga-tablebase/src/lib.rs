@@ -10,3 +10,7 @@ pub mod memory;
 pub mod stats;
 pub mod format;
 mod compress;
+pub mod build;
+pub mod files;
+pub mod tablebase;
+pub mod verify;

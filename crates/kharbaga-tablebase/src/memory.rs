@@ -5,7 +5,7 @@ use crate::frame::mover_frame;
 use crate::index::SliceIndex;
 use crate::slice::SliceId;
 use crate::value::Value;
-use kharbaga::{Color, Position};
+use kharbaga::{Position, Setup};
 use std::collections::HashMap;
 
 /// One slice's codes (see [`crate::value`]) in index order, with its index.
@@ -60,21 +60,22 @@ impl MemoryTables {
         self.tables.values().map(|t| t.codes.len() as u64 * 2).sum()
     }
 
-    /// The code of a position in the mover frame (Black to move): a loss in 0 when the
-    /// mover has no piece, else the stored code. None when its slice is not held.
+    /// The code of a legal position in the mover frame (Black to move) given as a setup: a
+    /// loss in 0 when the mover has no piece, else the stored code. None when its slice is
+    /// not held.
     #[inline]
-    pub fn code(&self, pos: &Position) -> Option<u16> {
-        if pos.pieces(Color::Black).is_empty() {
+    pub fn code(&self, s: &Setup) -> Option<u16> {
+        if s.black.is_empty() {
             return Some(Value::Loss(0).code());
         }
-        let (a, b, c, d) = SliceId::of_mover_frame(pos);
+        let (a, b, c, d) = SliceId::counts_of(s);
         let slice = SliceId::new(a, b, c, d)?;
         let t = self.tables.get(&slice)?;
-        Some(t.codes[t.index.index(pos) as usize])
+        Some(t.codes[t.index.place_setup(s).index as usize])
     }
 
     /// The value of any position (either side to move), if its slice is held.
     pub fn value(&self, pos: &Position) -> Option<Value> {
-        self.code(&mover_frame(pos)).map(Value::from_code)
+        self.code(&mover_frame(pos).to_setup()).map(Value::from_code)
     }
 }

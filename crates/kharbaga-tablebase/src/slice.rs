@@ -1,7 +1,7 @@
 //! Material slices: how many men and Mullahs each side has, seen from the side to move, and
 //! the order in which the slices are generated.
 
-use kharbaga::{Color, Position};
+use kharbaga::{Position, Setup};
 use std::fmt;
 use std::str::FromStr;
 
@@ -51,15 +51,16 @@ impl SliceId {
         )
     }
 
-    /// The slice of a position in the mover frame (Black to move), without the colour test.
+    /// The counts of a setup in the mover frame (Black to move), whether or not a side has
+    /// no piece.
     #[inline]
-    pub(crate) fn of_mover_frame(pos: &Position) -> (u8, u8, u8, u8) {
+    pub(crate) fn counts_of(s: &Setup) -> (u8, u8, u8, u8) {
         let c = |b: kharbaga::Bitboard| b.count() as u8;
         (
-            c(pos.men(Color::Black)),
-            c(pos.mullahs(Color::Black)),
-            c(pos.men(Color::White)),
-            c(pos.mullahs(Color::White)),
+            c(s.black & !s.mullahs),
+            c(s.black & s.mullahs),
+            c(s.white & !s.mullahs),
+            c(s.white & s.mullahs),
         )
     }
 

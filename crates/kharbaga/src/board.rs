@@ -272,9 +272,24 @@ pub fn edges() -> impl Iterator<Item = (Point, Point)> {
     })
 }
 
-/// The points of one rank, `y` in doubled coordinates (`0` is rank 1).
+const fn build_ranks() -> [Bitboard; 9] {
+    let mut r = [Bitboard::EMPTY; 9];
+    let mut p = 0;
+    while p < NUM_POINTS {
+        let y = Point::new_unchecked(p as u8).y() as usize;
+        r[y] = Bitboard(r[y].0 | (1u64 << p));
+        p += 1;
+    }
+    r
+}
+
+/// `RANKS[y]`: the points of rank `y` (doubled coordinates, `0` is rank 1).
+const RANKS: [Bitboard; 9] = build_ranks();
+
+/// The points of one rank, `y` in doubled coordinates (`0` is rank 1). Panics if `y > 8`.
+#[inline]
 pub fn rank(y: u8) -> Bitboard {
-    Point::all().filter(|p| p.y() == y).collect()
+    RANKS[y as usize]
 }
 
 #[cfg(test)]

@@ -26,12 +26,12 @@ mod unmove;
 
 pub use unmove::unmoves;
 
-use crate::frame::{mirror_position, swap_sides};
+use crate::frame::{mirror_position, swap_setup};
 use crate::index::SliceIndex;
 use crate::memory::MemoryTables;
 use crate::slice::SliceId;
 use crate::value::{Value, BROKEN, DRAW_CODE};
-use kharbaga::{Move, Position, Rules};
+use kharbaga::{Move, Position, Rules, Setup};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -104,7 +104,7 @@ struct Work<'a> {
 #[derive(Default)]
 struct Scratch {
     moves: Vec<Move>,
-    back: Vec<Position>,
+    back: Vec<Setup>,
     places: Vec<u64>,
 }
 
@@ -208,10 +208,10 @@ impl Work<'_> {
 
     /// The code of a child (in the mover frame) and, if it is in the pair, its global place.
     #[inline]
-    fn child(&self, child: &Position) -> (Option<u64>, u16) {
-        match self.part_of(SliceId::of_mover_frame(child)) {
+    fn child(&self, child: &Setup) -> (Option<u64>, u16) {
+        match self.part_of(SliceId::counts_of(child)) {
             Some(t) => {
-                let g = self.parts[t].offset + self.parts[t].index.index(child);
+                let g = self.parts[t].offset + self.parts[t].index.place_setup(child).index;
                 (Some(g), self.vals[g as usize].load(Relaxed) & CODE)
             }
             None => (
@@ -240,7 +240,7 @@ impl Work<'_> {
         s.places.clear();
         let mut best: Option<Value> = None;
         for mv in &s.moves {
-            let child = swap_sides(&pos.play(mv));
+            let child = swap_setup(&pos.play(mv).to_setup());
             match self.child(&child) {
                 (Some(place), _) => s.places.push(place),
                 (None, code) => {
@@ -295,11 +295,11 @@ impl Work<'_> {
         for image in images.into_iter().flatten() {
             unmoves(self.rules, &image, &mut s.back);
             for q in &s.back {
-                let qf = swap_sides(q);
+                let qf = swap_setup(q);
                 let tq = self
-                    .part_of(SliceId::of_mover_frame(&qf))
+                    .part_of(SliceId::counts_of(&qf))
                     .expect("an unmove stays in the pair");
-                let place = self.parts[tq].index.place(&qf);
+                let place = self.parts[tq].index.place_setup(&qf);
                 if !place.mirrored {
                     s.places.push(self.parts[tq].offset + place.index);
                 }
@@ -379,7 +379,7 @@ impl Work<'_> {
         pos.legal_moves_into(self.rules, &mut moves);
         let best = moves
             .iter()
-            .map(|mv| Value::from_code(self.child(&swap_sides(&pos.play(mv))).1).parent())
+            .map(|mv| Value::from_code(self.child(&swap_setup(&pos.play(mv).to_setup())).1).parent())
             .max_by_key(|v| v.preference())
             .expect("a counted place has moves");
         s.moves = moves;

@@ -2,12 +2,12 @@
 //! given position. Retrograde analysis walks these backwards from decided positions.
 
 use kharbaga::board::{neighbour, run_until, Direction};
-use kharbaga::{Bitboard, Color, Position, Rules, Setup};
+use kharbaga::{Color, Position, Rules, Setup};
 
 /// Every position (White to move) from which White, by a step or slide that neither
 /// captures nor promotes, reaches `pos` (Black to move). Whether that move is legal there
 /// also depends on whether a capture is compulsory there, which the caller knows.
-pub fn unmoves(rules: &Rules, pos: &Position, out: &mut Vec<Position>) {
+pub fn unmoves(rules: &Rules, pos: &Position, out: &mut Vec<Setup>) {
     out.clear();
     let s = pos.to_setup();
     let occupied = s.black | s.white;
@@ -20,13 +20,12 @@ pub fn unmoves(rules: &Rules, pos: &Position, out: &mut Vec<Position>) {
         } else {
             s.mullahs
         };
-        Position::from_setup(Setup {
+        Setup {
             black: s.black,
             white,
             mullahs,
             turn: Color::White,
-        })
-        .expect("an unmove keeps the position legal")
+        }
     };
     for to in white_mullahs {
         for d in Direction::ALL {
@@ -44,7 +43,6 @@ pub fn unmoves(rules: &Rules, pos: &Position, out: &mut Vec<Position>) {
             }
         }
     }
-    debug_assert!(out.iter().all(|q| (q.occupied() & !Bitboard::FULL).is_empty()));
 }
 
 #[cfg(test)]
@@ -65,8 +63,9 @@ mod tests {
                     let after = start.play(&mv);
                     let mut back = Vec::new();
                     unmoves(&rules, &after, &mut back);
-                    assert!(back.contains(&start), "{fen} {mv}");
+                    assert!(back.contains(&start.to_setup()), "{fen} {mv}");
                     for q in &back {
+                        let q = Position::from_setup(*q).unwrap();
                         let found = q.legal_moves(&rules).iter().any(|m| q.play(m) == after)
                             || q.has_capture(&rules);
                         assert!(found, "unmove {q:?} of {fen} {mv}");

@@ -1,0 +1,77 @@
+//! `kharbaga tablebase`: build, probe, verify and plan the endgame tables.
+
+mod generate;
+mod plan;
+mod probe;
+mod verify;
+
+use crate::args::{CliError, RulesArgs};
+use kharbaga::Rules;
+use kharbaga_tablebase::files::default_dir;
+use kharbaga_tablebase::tablebase::Tablebase;
+use std::path::PathBuf;
+
+/// Endgame tables: generate, probe, verify, plan
+///
+/// The tables hold the exact value of every position of up to N pieces (win or loss with the
+/// distance to the end in plies, or draw). They live in one directory per rule set, by
+/// default ~/.local/share/kharbaga/tables/RULES.
+#[derive(clap::Args, Debug)]
+pub struct TablebaseArgs {
+    #[command(subcommand)]
+    command: TablebaseCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum TablebaseCommand {
+    Generate(generate::GenerateArgs),
+    Probe(probe::ProbeArgs),
+    Verify(verify::VerifyArgs),
+    Plan(plan::PlanArgs),
+}
+
+/// Runs the command.
+pub fn run(args: &TablebaseArgs) -> Result<(), CliError> {
+    match &args.command {
+        TablebaseCommand::Generate(a) => generate::run(a),
+        TablebaseCommand::Probe(a) => probe::run(a),
+        TablebaseCommand::Verify(a) => verify::run(a),
+        TablebaseCommand::Plan(a) => plan::run(a),
+    }
+}
+
+/// The directory of the tables of `rules`: `dir` if given, else the default one.
+pub fn tables_dir(dir: Option<&PathBuf>, rules: &Rules) -> Result<PathBuf, CliError> {
+    match dir {
+        Some(d) => Ok(d.clone()),
+        None => default_dir(rules).ok_or_else(|| {
+            CliError::Input(
+                "no table directory: HOME is not set; give one with --dir or --tables".to_string(),
+            )
+        }),
+    }
+}
+
+/// The tables the playing commands use: `--tables DIR` if given (an unreadable directory is
+/// an error), else the default directory when it exists.
+pub fn find_tables(dir: Option<&PathBuf>, rules: &Rules) -> Result<Option<Tablebase>, CliError> {
+    match dir {
+        Some(d) => Tablebase::open(d, *rules)
+            .map(Some)
+            .map_err(|e| CliError::Input(e.to_string())),
+        None => Ok(default_dir(rules)
+            .filter(|d| d.is_dir())
+            .and_then(|d| Tablebase::open(&d, *rules).ok())),
+    }
+}
+
+/// Options of the commands that read tables.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TablesArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+
+    /// The directory of the table files (default: ~/.local/share/kharbaga/tables/RULES)
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+}

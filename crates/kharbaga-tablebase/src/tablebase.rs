@@ -1,0 +1,210 @@
+//! Probing: a directory of table files opened lazily, one slice at a time on its first
+//! probe, with the value of any position of the slices it holds and of each of its moves.
+
+use crate::build::{open_checked, BuildError};
+use crate::files::{slice_of_file, EXTENSION};
+use crate::format::TableFile;
+use crate::frame::mover_frame;
+use crate::index::SliceIndex;
+use crate::slice::SliceId;
+use crate::value::{Value, Wdl};
+use kharbaga::{Color, Move, Position, Rules};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Why a position could not be probed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProbeError {
+    /// The directory has no table of the position's slice.
+    MissingSlice(SliceId),
+    /// The opponent of the side to move has no piece: no table holds such a position (the
+    /// game ended before it).
+    NoOpponent,
+    /// The slice's file cannot be used (corrupt, truncated, foreign): the message says why.
+    Unusable(SliceId, String),
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::MissingSlice(s) => write!(f, "no table for slice {s} (file {s}.{EXTENSION} not found)"),
+            ProbeError::NoOpponent => f.write_str("the side not to move has no piece: the game is over"),
+            ProbeError::Unusable(s, why) => write!(f, "the table of slice {s} cannot be used: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+/// Why a table directory could not be opened.
+#[derive(Debug)]
+pub struct OpenError {
+    /// The directory.
+    pub dir: PathBuf,
+    /// What went wrong.
+    pub error: std::io::Error,
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read the table directory {}: {}", self.dir.display(), self.error)
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+struct Slot {
+    path: PathBuf,
+    table: OnceLock<Result<(SliceIndex, TableFile), String>>,
+}
+
+/// The tables of one rule set in one directory.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("kharbaga-doc-{}", std::process::id()));
+/// use kharbaga::{Position, Rules};
+/// use kharbaga_tablebase::build::{build, BuildOptions};
+/// use kharbaga_tablebase::tablebase::Tablebase;
+/// use kharbaga_tablebase::value::Value;
+/// let rules = Rules::standard();
+/// let opts = BuildOptions { rules, max_pieces: 2, slice: None, dir: dir.clone(), threads: 1, memory_budget: None };
+/// build(&opts, &|_| {}, &mut |_| {}).unwrap();
+/// let tb = Tablebase::open(&dir, rules).unwrap();
+/// // A Mullah on e5 takes the man on c3 at once: a win in 1.
+/// let pos = Position::from_fen("B:BKe5:Wc3").unwrap();
+/// assert_eq!(tb.probe(&pos).unwrap(), Value::Win(1));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub struct Tablebase {
+    rules: Rules,
+    dir: PathBuf,
+    slots: HashMap<SliceId, Slot>,
+    max_pieces: u32,
+}
+
+impl Tablebase {
+    /// Lists the table files of `dir` (files are opened and checked on first use).
+    pub fn open(dir: &Path, rules: Rules) -> Result<Tablebase, OpenError> {
+        let err = |error| OpenError {
+            dir: dir.to_path_buf(),
+            error,
+        };
+        let mut slots = HashMap::new();
+        for entry in std::fs::read_dir(dir).map_err(err)? {
+            let path = entry.map_err(err)?.path();
+            if let Some(slice) = slice_of_file(&path) {
+                slots.insert(
+                    slice,
+                    Slot {
+                        path,
+                        table: OnceLock::new(),
+                    },
+                );
+            }
+        }
+        let max_pieces = slots.keys().map(|s| s.pieces()).max().unwrap_or(0);
+        Ok(Tablebase {
+            rules,
+            dir: dir.to_path_buf(),
+            slots,
+            max_pieces,
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The rules the tables are probed under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// How many slices have a file.
+    pub fn slices(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The most pieces of any slice with a file (0 when there is none).
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    /// Whether the position's slice has a file (it may still fail to open).
+    pub fn covers(&self, pos: &Position) -> bool {
+        pos.occupied().count() <= self.max_pieces
+            && SliceId::of(pos).is_some_and(|s| self.slots.contains_key(&s))
+    }
+
+    fn table(&self, slice: SliceId) -> Result<&(SliceIndex, TableFile), ProbeError> {
+        let slot = self.slots.get(&slice).ok_or(ProbeError::MissingSlice(slice))?;
+        slot.table
+            .get_or_init(|| {
+                open_checked(&slot.path, &self.rules, slice)
+                    .map(|f| (SliceIndex::new(slice), f))
+                    .map_err(|e: BuildError| e.to_string())
+            })
+            .as_ref()
+            .map_err(|why| ProbeError::Unusable(slice, why.clone()))
+    }
+
+    /// The table and place of a position, or its value when no table is needed.
+    fn locate(&self, pos: &Position) -> Result<Result<(&(SliceIndex, TableFile), u64), Value>, ProbeError> {
+        let mf = mover_frame(pos);
+        if mf.pieces(Color::Black).is_empty() {
+            return Ok(Err(Value::Loss(0)));
+        }
+        let slice = SliceId::of(&mf).ok_or(ProbeError::NoOpponent)?;
+        let t = self.table(slice)?;
+        let place = t.0.index(&mf);
+        Ok(Ok((t, place)))
+    }
+
+    /// The exact value of a position for the side to move.
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        match self.locate(pos)? {
+            Err(v) => Ok(v),
+            Ok((t, place)) => {
+                let code = t
+                    .1
+                    .code(place)
+                    .map_err(|e| ProbeError::Unusable(t.0.slice(), e.to_string()))?;
+                Ok(Value::from_code(code))
+            }
+        }
+    }
+
+    /// Win, draw or loss for the side to move, from the small, fast part of the file.
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        match self.locate(pos)? {
+            Err(v) => Ok(v.wdl()),
+            Ok((t, place)) => {
+                let w = t
+                    .1
+                    .wdl(place)
+                    .map_err(|e| ProbeError::Unusable(t.0.slice(), e.to_string()))?;
+                Ok(match w {
+                    1 => Wdl::Win,
+                    2 => Wdl::Loss,
+                    _ => Wdl::Draw,
+                })
+            }
+        }
+    }
+
+    /// Every legal move with its value for the side to move (a move into a loss in `d` is
+    /// a win in `d + 1`), best first: the fastest win, then draws, then the slowest loss;
+    /// equal values in move order.
+    pub fn moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
+        let mut out = Vec::new();
+        for mv in pos.legal_moves(&self.rules) {
+            let v = self.probe(&pos.play(&mv))?.parent();
+            out.push((mv, v));
+        }
+        out.sort_by(|a, b| b.1.preference().cmp(&a.1.preference()).then(a.0.cmp(&b.0)));
+        Ok(out)
+    }
+}

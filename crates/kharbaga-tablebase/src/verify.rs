@@ -1,0 +1,175 @@
+//! Verification of stored tables: every value re-derived from the stored values of its
+//! successors (found with the rules library's move generation, not with the generator's
+//! unmoves or counters), and the fast win/draw/loss part of each file checked against the
+//! full values.
+
+use crate::build::{open_checked, BuildError};
+use crate::files::{slice_of_file, table_path};
+use crate::frame::swap_setup;
+use crate::index::SliceIndex;
+use crate::memory::MemoryTables;
+use crate::slice::SliceId;
+use crate::stats::SliceStats;
+use crate::value::{Value, BROKEN};
+use kharbaga::{Position, Rules};
+use rayon::prelude::*;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// The outcome of verifying one slice.
+#[derive(Clone, Debug)]
+pub struct SliceCheck {
+    /// The slice.
+    pub slice: SliceId,
+    /// Its counts.
+    pub stats: SliceStats,
+    /// Places whose stored value differs from the one their successors give (at most 10
+    /// kept, as `position: stored, derived`), and how many there were.
+    pub mismatches: (u64, Vec<String>),
+    /// Places checked.
+    pub checked: u64,
+}
+
+impl SliceCheck {
+    /// Whether every value agreed.
+    pub fn ok(&self) -> bool {
+        self.mismatches.0 == 0
+    }
+}
+
+/// The slices that have a file in `dir`, in dependency order.
+pub fn slices_in(dir: &Path) -> std::io::Result<Vec<SliceId>> {
+    let mut out: Vec<SliceId> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| slice_of_file(&e.path()))
+        .collect();
+    out.sort_by_key(|s| (s.pieces(), s.men(), s.pair(), *s));
+    Ok(out)
+}
+
+/// Verifies every table in `dir`, one pair at a time, calling `each` after every slice.
+/// A missing dependency or an unreadable file is an error; wrong values are reported in the
+/// checks.
+pub fn verify_dir(
+    dir: &Path,
+    rules: &Rules,
+    each: &mut dyn FnMut(&SliceCheck),
+) -> Result<Vec<SliceCheck>, BuildError> {
+    let slices = slices_in(dir).map_err(|e| BuildError::Io(dir.to_path_buf(), e))?;
+    let mut memory = MemoryTables::new();
+    let mut out = Vec::new();
+    let mut pairs: Vec<SliceId> = slices.iter().map(|s| s.pair()).collect();
+    pairs.dedup();
+    for pair in pairs {
+        let members: Vec<SliceId> = slices.iter().copied().filter(|s| s.pair() == pair).collect();
+        let mut want: Vec<SliceId> = members.clone();
+        for d in pair.dependencies() {
+            want.push(d);
+            want.push(d.flip());
+        }
+        want.sort();
+        want.dedup();
+        let held: Vec<SliceId> = memory.slices().collect();
+        for s in held {
+            if !want.contains(&s) {
+                memory.remove(s);
+            }
+        }
+        for &s in &want {
+            if memory.contains(s) {
+                continue;
+            }
+            let path = table_path(dir, s);
+            if !path.exists() {
+                return Err(BuildError::MissingDependency(s, path));
+            }
+            let file = open_checked(&path, rules, s)?;
+            memory.insert(s, file.decode_all().map_err(BuildError::Format)?);
+            if members.contains(&s) {
+                check_wdl(&file, &memory, s)?;
+            }
+        }
+        for &s in &members {
+            let check = verify_slice(rules, s, &memory);
+            each(&check);
+            out.push(check);
+        }
+    }
+    Ok(out)
+}
+
+/// The win/draw/loss section must agree with the full values (at every 61st place, and the
+/// first and last).
+fn check_wdl(file: &crate::format::TableFile, memory: &MemoryTables, s: SliceId) -> Result<(), BuildError> {
+    let t = memory.get(s).expect("just loaded");
+    let n = t.codes.len() as u64;
+    let places = (0..n).step_by(61).chain(n.checked_sub(1));
+    for i in places {
+        // Broken places hold whatever compressed best, in either part.
+        if t.index.position(i).is_none() {
+            continue;
+        }
+        let code = t.codes[i as usize];
+        let w = file.wdl(i).map_err(BuildError::Format)?;
+        let expected = match Value::from_code(code) {
+            Value::Draw => 0,
+            Value::Win(_) => 1,
+            Value::Loss(_) => 2,
+        };
+        if w != expected {
+            return Err(BuildError::Format(crate::format::FormatError::Corrupt {
+                path: table_path(Path::new(""), s),
+                reason: format!("place {i}: the win/draw/loss part says {w}, the values {expected}"),
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// The value a position must have given its successors' stored values.
+pub fn derive(rules: &Rules, pos: &Position, memory: &MemoryTables) -> Option<Value> {
+    let moves = pos.legal_moves(rules);
+    if moves.is_empty() {
+        return Some(Value::Loss(0));
+    }
+    let mut best: Option<Value> = None;
+    for mv in &moves {
+        let child = swap_setup(&pos.play(mv).to_setup());
+        let v = Value::from_code(memory.code(&child)?).parent();
+        if best.is_none_or(|b| v.preference() > b.preference()) {
+            best = Some(v);
+        }
+    }
+    best
+}
+
+fn verify_slice(rules: &Rules, slice: SliceId, memory: &MemoryTables) -> SliceCheck {
+    let t = memory.get(slice).expect("loaded");
+    let index: &SliceIndex = &t.index;
+    let bad = Mutex::new((0u64, Vec::new()));
+    let checked = (0..t.codes.len() as u64)
+        .into_par_iter()
+        .filter(|&i| {
+            let code = t.codes[i as usize];
+            let Some(pos) = index.position(i) else {
+                return false;
+            };
+            let stored = Value::from_code(code);
+            let derived = derive(rules, &pos, memory);
+            if code == BROKEN || derived != Some(stored) {
+                let mut b = bad.lock().expect("no panic holds the lock");
+                b.0 += 1;
+                if b.1.len() < 10 {
+                    b.1.push(format!("{}: stored {stored}, successors give {derived:?}", pos.to_fen()));
+                }
+            }
+            true
+        })
+        .count() as u64;
+    SliceCheck {
+        slice,
+        stats: SliceStats::count(index, &t.codes),
+        mismatches: bad.into_inner().expect("no panic holds the lock"),
+        checked,
+    }
+}
