@@ -1,9 +1,9 @@
 //! `kharbaga analyze`: search a position with the engine and print what it finds as the
 //! search deepens, then the best move.
 
-use crate::args::{CliError, EngineArgs, RulesArgs};
+use crate::args::{CliError, EngineArgs, RulesArgs, TablesDir};
 use kharbaga::{Game, Move, Position, Rules};
-use kharbaga_engine::{Engine, Info, Limits, Score};
+use kharbaga_engine::{Engine, Info, Limits, Options, Score};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -62,6 +62,9 @@ pub struct AnalyzeArgs {
 
     #[command(flatten)]
     engine: EngineArgs,
+
+    #[command(flatten)]
+    tables: TablesDir,
 }
 
 /// A score as the commands print it: `+0.35` (men, from the side to move's view),
@@ -71,6 +74,7 @@ pub fn score_text(score: Score) -> String {
         Score::Centi(c) => format!("{}{}.{:02}", sign(c), c.abs() / 100, c.abs() % 100),
         Score::WinIn(n) => format!("win in {n}"),
         Score::LossIn(n) => format!("loss in {n}"),
+        table => table.to_string(),
     }
 }
 
@@ -156,7 +160,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         writeln!(out, "bestmove none ({outcome})")?;
         return Ok(());
     }
-    let mut engine = Engine::new(args.engine.options(10));
+    let mut engine = Engine::new(Options {
+        tables: args.tables.open(&rules)?,
+        ..args.engine.options(10)
+    });
     let stop = AtomicBool::new(false);
     let mut written = Ok(());
     let report = engine.search(&game, &limits, &stop, &mut |info| {

@@ -3,9 +3,13 @@
 
 use kharbaga::{Rules, RulesError};
 use kharbaga_engine::Options;
+use kharbaga_tablebase::files::default_dir;
+use kharbaga_tablebase::tablebase::Tablebase;
 use std::fmt;
 use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// The rules options: a rules string, then single-option overrides applied in order.
 #[derive(clap::Args, Clone, Debug)]
@@ -68,7 +72,33 @@ impl EngineArgs {
             hash_mib: self.hash as usize,
             threads: self.threads as usize,
             level,
+            tables: None,
         }
+    }
+}
+
+/// The endgame tables option of the commands that play or analyse.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TablesDir {
+    /// The endgame tables' directory (default: ~/.local/share/kharbaga/tables/RULES, when
+    /// it exists); the engine plays perfectly in the positions they hold, at level 10
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+}
+
+impl TablesDir {
+    /// The tables for `rules`: those of `--tables` (an unreadable directory is an error),
+    /// else the default directory's when it exists.
+    pub fn open(&self, rules: &Rules) -> Result<Option<Arc<Tablebase>>, CliError> {
+        let found = match &self.tables {
+            Some(d) => {
+                Some(Tablebase::open(d, *rules).map_err(|e| CliError::Input(e.to_string()))?)
+            }
+            None => default_dir(rules)
+                .filter(|d| d.is_dir())
+                .and_then(|d| Tablebase::open(&d, *rules).ok()),
+        };
+        Ok(found.map(Arc::new))
     }
 }
 

@@ -128,7 +128,8 @@ fn send_error(message: &str) {
     send(&format!("error message={}", quote(message)));
 }
 
-/// A score as the protocol writes it: men with two decimals, or `win-in-N` / `loss-in-N`.
+/// A score as the protocol writes it: men with two decimals, `win-in-N` / `loss-in-N`, or
+/// from the endgame tables `tb-win-N`, `tb-win`, `tb-draw`, `tb-loss-N`, `tb-loss`.
 pub fn score_value(score: Score) -> String {
     match score {
         Score::Centi(c) => format!(
@@ -139,6 +140,11 @@ pub fn score_value(score: Score) -> String {
         ),
         Score::WinIn(n) => format!("win-in-{n}"),
         Score::LossIn(n) => format!("loss-in-{n}"),
+        Score::TableWin(Some(n)) => format!("tb-win-{n}"),
+        Score::TableWin(None) => "tb-win".to_string(),
+        Score::TableDraw => "tb-draw".to_string(),
+        Score::TableLoss(Some(n)) => format!("tb-loss-{n}"),
+        Score::TableLoss(None) => "tb-loss".to_string(),
     }
 }
 
@@ -657,6 +663,8 @@ mod tests {
         assert_eq!(score_value(Score::Centi(-5)), "-0.05");
         assert_eq!(score_value(Score::WinIn(3)), "win-in-3");
         assert_eq!(score_value(Score::LossIn(2)), "loss-in-2");
+        assert_eq!(score_value(Score::TableWin(Some(17))), "tb-win-17");
+        assert_eq!(score_value(Score::TableDraw), "tb-draw");
     }
 
     #[test]

@@ -241,6 +241,7 @@ impl EngineSpec {
             hash_mib: self.hash.unwrap_or(DEFAULT_HASH_MIB),
             threads: self.threads.unwrap_or(default.threads),
             level: self.level.unwrap_or(default.level),
+            tables: None,
         }
     }
 

@@ -7,7 +7,7 @@
 //! when that is a terminal.
 
 use crate::analyze::{moves_text, score_text};
-use crate::args::{CliError, EngineArgs, RulesArgs};
+use crate::args::{CliError, EngineArgs, RulesArgs, TablesDir};
 use crate::board_view::{BoardView, Marks};
 use kharbaga::{Color, Game, Move, Position};
 use kharbaga_engine::{Engine, Info, Limits, Options, Report, Score};
@@ -94,6 +94,9 @@ pub struct PlayArgs {
 
     #[command(flatten)]
     resources: EngineArgs,
+
+    #[command(flatten)]
+    tables: TablesDir,
 }
 
 /// Who sits at a side.
@@ -406,8 +409,11 @@ fn think(engine: &mut Engine, game: &Game, limits: &Limits, who: &str) -> Option
 fn verdict_text(score: Score, side: Color) -> String {
     match score {
         Score::Centi(_) => format!("{} for {side}", score_text(score)),
-        Score::WinIn(n) => format!("{side} wins in {n} plies"),
-        Score::LossIn(n) => format!("{} wins in {n} plies", !side),
+        Score::WinIn(n) | Score::TableWin(Some(n)) => format!("{side} wins in {n} plies"),
+        Score::LossIn(n) | Score::TableLoss(Some(n)) => format!("{} wins in {n} plies", !side),
+        Score::TableWin(None) => format!("{side} wins (endgame tables)"),
+        Score::TableLoss(None) => format!("{} wins (endgame tables)", !side),
+        Score::TableDraw => "a draw (endgame tables)".to_string(),
     }
 }
 
@@ -486,8 +492,8 @@ impl Player for EngineSeat {
         // The score is the offering side's.
         match report.map(|r| r.score) {
             Some(Score::Centi(c)) => c >= -25,
-            Some(Score::WinIn(_)) => true,
-            Some(Score::LossIn(_)) | None => false,
+            Some(Score::WinIn(_) | Score::TableWin(_) | Score::TableDraw) => true,
+            Some(Score::LossIn(_) | Score::TableLoss(_)) | None => false,
         }
     }
 
@@ -682,7 +688,10 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         None
     };
     let console = Rc::new(RefCell::new(Console::stdio(use_color(args.no_color))));
-    let options = args.resources.options(args.level);
+    let options = Options {
+        tables: args.tables.open(&args.rules.rules()?)?,
+        ..args.resources.options(args.level)
+    };
     let movetime = args
         .movetime
         .map_or(DEFAULT_MOVETIME, Duration::from_millis);

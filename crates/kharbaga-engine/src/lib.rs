@@ -15,6 +15,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod selfplay;
+mod table;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -24,9 +25,11 @@ pub use level::Level;
 pub use search::SearchParams;
 
 use kharbaga::{Game, Move};
+use kharbaga_tablebase::tablebase::Tablebase;
 use rng::Rng;
 use search::{RootMove, Searcher, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tt::Table;
 
@@ -39,6 +42,13 @@ pub enum Score {
     WinIn(u32),
     /// A forced loss in this many plies.
     LossIn(u32),
+    /// A win by the endgame tables, with its distance in plies from the searched position
+    /// when known (at the root; a table position found inside the search gives none).
+    TableWin(Option<u32>),
+    /// A draw by the endgame tables.
+    TableDraw,
+    /// A loss by the endgame tables, with its distance when known.
+    TableLoss(Option<u32>),
 }
 
 /// How a search is limited. Unset limits do not apply; with none set the search runs until
@@ -68,6 +78,9 @@ pub struct Options {
     pub threads: usize,
     /// Playing level 1 (beginner) to 10 (full strength).
     pub level: u8,
+    /// Endgame tables to probe (at level 10 only: lower levels play their endgames by
+    /// search too).
+    pub tables: Option<Arc<Tablebase>>,
 }
 
 impl Default for Options {
@@ -76,6 +89,7 @@ impl Default for Options {
             hash_mib: 64,
             threads: 1,
             level: 10,
+            tables: None,
         }
     }
 }
@@ -214,6 +228,12 @@ impl Engine {
                 time: clock.elapsed(),
             };
         }
+        let tables = self.tables();
+        if let Some(tb) = tables.as_deref() {
+            if let Some(report) = table::root(tb, game, limits.multipv.max(1), &clock, on_info) {
+                return report;
+            }
+        }
         let level = Level::new(self.options.level);
         let multipv = if level.randomized() {
             legal.len()
@@ -247,6 +267,7 @@ impl Engine {
             clock,
             history,
             root_quiet: game.quiet_plies(),
+            tables: tables.as_deref(),
         };
         let mut ordered = legal;
         {
@@ -310,6 +331,14 @@ impl Engine {
             pv: rm.pv.clone(),
             time: shared.clock.elapsed(),
         }
+    }
+
+    /// The endgame tables this engine probes: those of its options, at level 10.
+    fn tables(&self) -> Option<Arc<Tablebase>> {
+        self.options
+            .tables
+            .clone()
+            .filter(|_| self.options.level >= 10)
     }
 
     /// Clears the transposition table and other learned state (for a new game).

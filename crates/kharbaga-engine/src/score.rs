@@ -15,8 +15,17 @@ pub const INFINITE: i32 = 31_000;
 /// Scores at or above this (in absolute value) are wins or losses.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
+/// The score of a win known from the endgame tables (without its distance) at the root; a
+/// table win found `n` plies below the root scores `TB_WIN - n`. Below every forced win
+/// found by the search, above every evaluation.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+
+/// Scores at or above this (in absolute value) are wins or losses, found by the search or
+/// in the tables.
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+
 /// The largest evaluation the static evaluation may return.
-pub const MAX_EVAL: i32 = MATE_BOUND - 1;
+pub const MAX_EVAL: i32 = TB_BOUND - 1;
 
 /// The score of the side to move when it has lost (no legal move) at `ply`.
 #[inline]
@@ -34,9 +43,9 @@ pub fn is_decisive(score: i32) -> bool {
 /// storing in the transposition table.
 #[inline]
 pub fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -46,9 +55,9 @@ pub fn to_tt(score: i32, ply: usize) -> i32 {
 /// The inverse of [`to_tt`].
 #[inline]
 pub fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score
@@ -61,18 +70,28 @@ pub fn to_public(score: i32) -> Score {
         Score::WinIn((MATE - score) as u32)
     } else if score <= -MATE_BOUND {
         Score::LossIn((MATE + score) as u32)
+    } else if score >= TB_BOUND {
+        Score::TableWin(None)
+    } else if score <= -TB_BOUND {
+        Score::TableLoss(None)
     } else {
         Score::Centi(score)
     }
 }
 
 impl std::fmt::Display for Score {
-    /// `+1.25` style for evaluations (in men), `win 7` / `loss 4` (plies) for decided lines.
+    /// `+1.25` style for evaluations (in men), `win 7` / `loss 4` (plies) for decided lines,
+    /// `tb win 17`, `tb win`, `tb draw`, `tb loss 8` for values from the endgame tables.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             Score::Centi(c) => write!(f, "{:+.2}", c as f64 / 100.0),
             Score::WinIn(n) => write!(f, "win {n}"),
             Score::LossIn(n) => write!(f, "loss {n}"),
+            Score::TableWin(Some(n)) => write!(f, "tb win {n}"),
+            Score::TableWin(None) => f.write_str("tb win"),
+            Score::TableDraw => f.write_str("tb draw"),
+            Score::TableLoss(Some(n)) => write!(f, "tb loss {n}"),
+            Score::TableLoss(None) => f.write_str("tb loss"),
         }
     }
 }
@@ -85,6 +104,10 @@ impl Score {
             Score::Centi(c) => c as i64,
             Score::WinIn(n) => MATE as i64 - n as i64,
             Score::LossIn(n) => -(MATE as i64) + n as i64,
+            // A table win's distance may be unknown: rank known ones by it, unknown last.
+            Score::TableWin(n) => TB_WIN as i64 - n.map_or(MAX_PLY as i64, i64::from),
+            Score::TableDraw => 0,
+            Score::TableLoss(n) => -(TB_WIN as i64) + n.map_or(MAX_PLY as i64, i64::from),
         }
     }
 }
@@ -105,5 +128,14 @@ mod tests {
         assert_eq!(from_tt(to_tt(s, 3), 3), s);
         assert_eq!(to_tt(s, 3), MATE - 4);
         assert_eq!(Score::Centi(125).to_string(), "+1.25");
+        assert_eq!(to_public(TB_WIN - 5), Score::TableWin(None));
+        assert_eq!(to_public(-(TB_WIN - 5)), Score::TableLoss(None));
+        assert_eq!(from_tt(to_tt(TB_WIN - 9, 4), 4), TB_WIN - 9);
+        assert!(Score::WinIn(99).ordinal() > Score::TableWin(Some(1)).ordinal());
+        assert!(Score::TableWin(Some(31)).ordinal() > Score::TableWin(None).ordinal());
+        assert!(Score::TableWin(None).ordinal() > Score::Centi(MAX_EVAL).ordinal());
+        assert!(Score::TableLoss(None).ordinal() > -(MATE as i64));
+        assert_eq!(Score::TableWin(Some(17)).to_string(), "tb win 17");
+        assert_eq!(Score::TableDraw.to_string(), "tb draw");
     }
 }

@@ -10,6 +10,8 @@ use crate::score::{self, from_tt, is_decisive, lost_at, to_tt, INFINITE, MAX_PLY
 use crate::time::Clock;
 use crate::tt::{Bound, MoveKey, Table};
 use kharbaga::{Move, Position, Rules};
+use kharbaga_tablebase::tablebase::Tablebase;
+use kharbaga_tablebase::value::Wdl;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Switches and numbers of the search, for experiments and tuning (the defaults are the
@@ -73,6 +75,8 @@ pub(crate) struct Shared<'a> {
     /// the root last, and the root's count of plies without progress.
     pub history: Vec<u64>,
     pub root_quiet: u32,
+    /// Endgame tables probed at every node they cover.
+    pub tables: Option<&'a Tablebase>,
 }
 
 /// A move at the root with its latest score and line.
@@ -212,6 +216,28 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The score of a position the endgame tables decide, where the no-progress rule cannot
+    /// change its value: no decisive value of its slice takes longer than the plies left
+    /// before a no-progress draw.
+    fn table_score(&mut self, pos: &Position, ply: usize, quiet: u32) -> Option<i32> {
+        let tb = self.shared.tables?;
+        if pos.occupied().count() > tb.max_pieces() {
+            return None;
+        }
+        let left = self
+            .shared
+            .rules
+            .no_progress_limit
+            .map_or(u32::MAX, |limit| limit.saturating_sub(quiet));
+        let wdl = tb.probe_wdl_within(pos, left).ok()??;
+        self.visit(ply);
+        Some(match wdl {
+            Wdl::Win => score::TB_WIN - ply as i32,
+            Wdl::Draw => 0,
+            Wdl::Loss => -(score::TB_WIN - ply as i32),
+        })
+    }
+
     fn set_key(&mut self, ply: usize, key: u64) {
         let i = self.root_index + ply;
         if self.keys.len() <= i {
@@ -246,6 +272,11 @@ impl<'a> Searcher<'a> {
             beta = beta.min(-lost_at(ply + 1));
             if alpha >= beta {
                 return alpha;
+            }
+        }
+        if ply > 0 {
+            if let Some(s) = self.table_score(pos, ply, quiet) {
+                return s;
             }
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {

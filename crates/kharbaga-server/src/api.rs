@@ -941,6 +941,10 @@ impl SearchJson {
             Score::Centi(c) => ("centi", i64::from(c)),
             Score::WinIn(n) => ("win", i64::from(n)),
             Score::LossIn(n) => ("loss", i64::from(n)),
+            // From the endgame tables: -1 when the distance is not known.
+            Score::TableWin(n) => ("tb-win", n.map_or(-1, i64::from)),
+            Score::TableDraw => ("tb-draw", 0),
+            Score::TableLoss(n) => ("tb-loss", n.map_or(-1, i64::from)),
         };
         SearchJson {
             best: report.best.map(|m| m.to_string()),

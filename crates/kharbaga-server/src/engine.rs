@@ -67,6 +67,7 @@ impl EnginePool {
             hash_mib: self.hash_mib,
             threads: 1,
             level,
+            tables: None,
         };
         let limits = Limits {
             movetime: Some(movetime),

@@ -185,7 +185,10 @@ fn members(pair: SliceId) -> Vec<SliceId> {
 
 /// Places of a pair's tables.
 pub fn pair_places(pair: SliceId) -> u64 {
-    members(pair).iter().map(|s| SliceIndex::new(*s).len()).sum()
+    members(pair)
+        .iter()
+        .map(|s| SliceIndex::new(*s).len())
+        .sum()
 }
 
 /// Builds the tables of `opts`, calling `progress` as it goes and `done` after each pair.
@@ -304,7 +307,10 @@ pub fn build(
                 .map_err(BuildError::Format)?;
             // Broken places read back as whatever compressed best.
             let same = back.len() == g.codes.len()
-                && back.iter().zip(&g.codes).all(|(b, c)| *c == BROKEN || b == c);
+                && back
+                    .iter()
+                    .zip(&g.codes)
+                    .all(|(b, c)| *c == BROKEN || b == c);
             if !same {
                 let _ = std::fs::remove_file(&path);
                 return Err(BuildError::Format(FormatError::Corrupt {
@@ -325,7 +331,11 @@ pub fn build(
 }
 
 /// The report of a pair whose files exist and open cleanly, if they do.
-fn existing(opts: &BuildOptions, pair: SliceId, t0: Instant) -> Result<Option<PairReport>, BuildError> {
+fn existing(
+    opts: &BuildOptions,
+    pair: SliceId,
+    t0: Instant,
+) -> Result<Option<PairReport>, BuildError> {
     let mut file_bytes = 0;
     for s in members(pair) {
         let path = table_path(&opts.dir, s);

@@ -66,14 +66,19 @@ pub fn mirror(bb: Bitboard) -> Bitboard {
 
 /// The position reflected left to right (same side to move).
 pub fn mirror_position(pos: &Position) -> Position {
-    let s = pos.to_setup();
-    Position::from_setup(Setup {
+    Position::from_setup(mirror_setup(&pos.to_setup()))
+        .expect("a reflection keeps every man off its promotion rank")
+}
+
+/// [`mirror_position`] on an unchecked setup.
+#[inline]
+pub fn mirror_setup(s: &Setup) -> Setup {
+    Setup {
         black: mirror(s.black),
         white: mirror(s.white),
         mullahs: mirror(s.mullahs),
         turn: s.turn,
-    })
-    .expect("a reflection keeps every man off its promotion rank")
+    }
 }
 
 /// The position turned half a turn with the colours and the side to move swapped: the same
@@ -92,6 +97,36 @@ pub fn swap_setup(s: &Setup) -> Setup {
         mullahs: rotate(s.mullahs),
         turn: !s.turn,
     }
+}
+
+/// The child of a legal move of the side to move in `s`, seen from the side to move
+/// there: [`Position::play`] without the hash, then [`swap_setup`].
+#[inline]
+pub fn child_setup(s: &Setup, mv: &kharbaga::Move) -> Setup {
+    let us = s.turn;
+    let (mut mine, mut theirs) = match us {
+        Color::Black => (s.black, s.white),
+        Color::White => (s.white, s.black),
+    };
+    let captured = mv.captured();
+    theirs = Bitboard(theirs.0 & !captured.0);
+    let mut mullahs = Bitboard(s.mullahs.0 & !captured.0);
+    let promoted = mullahs.contains(mv.from()) || mv.to().y() == us.promotion_y();
+    mine = mine.without(mv.from()).with(mv.to());
+    mullahs = mullahs.without(mv.from());
+    if promoted {
+        mullahs = mullahs.with(mv.to());
+    }
+    let (black, white) = match us {
+        Color::Black => (mine, theirs),
+        Color::White => (theirs, mine),
+    };
+    swap_setup(&Setup {
+        black,
+        white,
+        mullahs,
+        turn: !us,
+    })
 }
 
 /// The position seen from the side to move: itself when Black is to move, else
@@ -142,6 +177,12 @@ mod tests {
             let p = pos(fen);
             let q = swap_sides(&p);
             assert_eq!(swap_sides(&q), p);
+            for mv in p.legal_moves(&rules) {
+                assert_eq!(
+                    child_setup(&p.to_setup(), &mv),
+                    swap_sides(&p.play(&mv)).to_setup()
+                );
+            }
             assert_eq!(mover_frame(&p).turn(), Color::Black);
             assert_eq!(
                 p.legal_moves(&rules).len(),
@@ -149,9 +190,6 @@ mod tests {
                 "{fen}"
             );
         }
-        assert_eq!(
-            swap_sides(&pos("W:Wc3,Kg7:Bd4")),
-            pos("B:Bg7,Kc3:Wf6")
-        );
+        assert_eq!(swap_sides(&pos("W:Wc3,Kg7:Bd4")), pos("B:Bg7,Kc3:Wf6"));
     }
 }

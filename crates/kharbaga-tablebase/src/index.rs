@@ -326,7 +326,8 @@ impl SliceIndex {
                 } else {
                     u64::from(self.opp.dense[ro])
                 };
-                let men = self.ns_part + u64::from(self.mover.dense[rm]) * self.opp_canonical + dense_o;
+                let men =
+                    self.ns_part + u64::from(self.mover.dense[rm]) * self.opp_canonical + dense_o;
                 let (k1, k2, occupied) = if mirrored {
                     (
                         mirror(Bitboard(k1)).0,
@@ -406,8 +407,22 @@ impl SliceIndex {
         }
         let rest = index % self.block;
         let free = Bitboard::FULL.0 & !(men_m | men_o);
-        let k1 = expand(unrank_places(rest / self.k2_count, k1n as usize, free.count_ones() as usize), free);
-        let k2 = expand(unrank_places(rest % self.k2_count, k2n as usize, (free & !k1).count_ones() as usize), free & !k1);
+        let k1 = expand(
+            unrank_places(
+                rest / self.k2_count,
+                k1n as usize,
+                free.count_ones() as usize,
+            ),
+            free,
+        );
+        let k2 = expand(
+            unrank_places(
+                rest % self.k2_count,
+                k2n as usize,
+                (free & !k1).count_ones() as usize,
+            ),
+            free & !k1,
+        );
         Position::from_setup(Setup {
             black: Bitboard(men_m | k1),
             white: Bitboard(men_o | k2),
@@ -459,16 +474,32 @@ mod tests {
     /// position (and its mirror) of the slice has a place.
     #[test]
     fn round_trip_every_place_of_small_slices() {
-        for name in ["0m1k-0m1k", "1m0k-1m0k", "1m1k-0m1k", "0m1k-2m0k", "2m0k-1m0k", "1m0k-1m1k"] {
+        for name in [
+            "0m1k-0m1k",
+            "1m0k-1m0k",
+            "1m1k-0m1k",
+            "0m1k-2m0k",
+            "2m0k-1m0k",
+            "1m0k-1m1k",
+        ] {
             let slice: SliceId = name.parse().unwrap();
             let index = SliceIndex::new(slice);
             let mut positions = 0u64;
             for i in 0..index.len() {
-                let Some(pos) = index.position(i) else { continue };
+                let Some(pos) = index.position(i) else {
+                    continue;
+                };
                 positions += 1;
                 assert_eq!(SliceId::of(&pos), Some(slice));
                 let place = index.place(&pos);
-                assert_eq!(place, Place { index: i, mirrored: false }, "{name} {i}");
+                assert_eq!(
+                    place,
+                    Place {
+                        index: i,
+                        mirrored: false
+                    },
+                    "{name} {i}"
+                );
                 let m = mirror_position(&pos);
                 let mp = index.place(&m);
                 if index.folds_mirror(i) {
@@ -490,8 +521,12 @@ mod tests {
         // Brute force over point sets is too slow beyond 2 pieces per group; count by
         // inclusion: men first (mover on points 0..36, opponent on 5..41, disjoint).
         let mut n = 0u64;
-        let mover_sets: Vec<u64> = (0..binomial(36, a)).map(|r| unrank_places(r, a, 36)).collect();
-        let opp_sets: Vec<u64> = (0..binomial(36, c)).map(|r| unrank_places(r, c, 36) << 5).collect();
+        let mover_sets: Vec<u64> = (0..binomial(36, a))
+            .map(|r| unrank_places(r, a, 36))
+            .collect();
+        let opp_sets: Vec<u64> = (0..binomial(36, c))
+            .map(|r| unrank_places(r, c, 36) << 5)
+            .collect();
         for &m in &mover_sets {
             for &o in &opp_sets {
                 if m & o == 0 {
@@ -537,5 +572,4 @@ mod tests {
         // Those positions come in mirror pairs, each counted as half a class above.
         extra / 2
     }
-
 }

@@ -76,6 +76,7 @@ impl MemoryTables {
 
     /// The value of any position (either side to move), if its slice is held.
     pub fn value(&self, pos: &Position) -> Option<Value> {
-        self.code(&mover_frame(pos).to_setup()).map(Value::from_code)
+        self.code(&mover_frame(pos).to_setup())
+            .map(Value::from_code)
     }
 }

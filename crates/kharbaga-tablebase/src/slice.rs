@@ -25,7 +25,12 @@ pub struct SliceId {
 
 impl SliceId {
     /// The slice with these counts, if each side has at least one piece.
-    pub const fn new(mover_men: u8, mover_mullahs: u8, opp_men: u8, opp_mullahs: u8) -> Option<SliceId> {
+    pub const fn new(
+        mover_men: u8,
+        mover_mullahs: u8,
+        opp_men: u8,
+        opp_mullahs: u8,
+    ) -> Option<SliceId> {
         if mover_men + mover_mullahs == 0 || opp_men + opp_mullahs == 0 {
             None
         } else {
@@ -66,7 +71,12 @@ impl SliceId {
 
     /// The four counts as a tuple (mover men, mover Mullahs, opponent men, opponent Mullahs).
     pub const fn counts(self) -> (u8, u8, u8, u8) {
-        (self.mover_men, self.mover_mullahs, self.opp_men, self.opp_mullahs)
+        (
+            self.mover_men,
+            self.mover_mullahs,
+            self.opp_men,
+            self.opp_mullahs,
+        )
     }
 
     /// All pieces on the board.
@@ -204,7 +214,14 @@ mod tests {
         let s: SliceId = "2m1k-0m1k".parse().unwrap();
         assert_eq!(s.counts(), (2, 1, 0, 1));
         assert_eq!(s.to_string(), "2m1k-0m1k");
-        for bad in ["", "2m1k", "2m1k-0m0k", "xm1k-1m0k", "1m1-1m0k", "0m0k-1m0k"] {
+        for bad in [
+            "",
+            "2m1k",
+            "2m1k-0m0k",
+            "xm1k-1m0k",
+            "1m1-1m0k",
+            "0m0k-1m0k",
+        ] {
             assert!(bad.parse::<SliceId>().is_err(), "{bad}");
         }
     }
@@ -222,7 +239,10 @@ mod tests {
         assert_eq!(plan.iter().filter(|s| s.pieces() == 2).count(), 3);
         for (i, s) in plan.iter().enumerate() {
             for d in s.dependencies() {
-                let j = plan.iter().position(|x| *x == d).expect("dependency planned");
+                let j = plan
+                    .iter()
+                    .position(|x| *x == d)
+                    .expect("dependency planned");
                 assert!(j < i, "{d} must come before {s}");
             }
         }

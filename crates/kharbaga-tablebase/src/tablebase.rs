@@ -29,9 +29,15 @@ pub enum ProbeError {
 impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProbeError::MissingSlice(s) => write!(f, "no table for slice {s} (file {s}.{EXTENSION} not found)"),
-            ProbeError::NoOpponent => f.write_str("the side not to move has no piece: the game is over"),
-            ProbeError::Unusable(s, why) => write!(f, "the table of slice {s} cannot be used: {why}"),
+            ProbeError::MissingSlice(s) => {
+                write!(f, "no table for slice {s} (file {s}.{EXTENSION} not found)")
+            }
+            ProbeError::NoOpponent => {
+                f.write_str("the side not to move has no piece: the game is over")
+            }
+            ProbeError::Unusable(s, why) => {
+                write!(f, "the table of slice {s} cannot be used: {why}")
+            }
         }
     }
 }
@@ -49,15 +55,39 @@ pub struct OpenError {
 
 impl fmt::Display for OpenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot read the table directory {}: {}", self.dir.display(), self.error)
+        write!(
+            f,
+            "cannot read the table directory {}: {}",
+            self.dir.display(),
+            self.error
+        )
     }
 }
 
 impl std::error::Error for OpenError {}
 
+/// A slice's index and its open file.
+type Table = (SliceIndex, TableFile);
+
+/// Where a probe finds its answer: a table and a place in it, or a value needing no table.
+enum Located<'a> {
+    Place(&'a Table, u64),
+    Known(Value),
+}
+
 struct Slot {
     path: PathBuf,
-    table: OnceLock<Result<(SliceIndex, TableFile), String>>,
+    table: OnceLock<Result<Table, String>>,
+}
+
+impl fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("dir", &self.dir)
+            .field("rules", &self.rules.to_string())
+            .field("slices", &self.slots.len())
+            .finish()
+    }
 }
 
 /// The tables of one rule set in one directory.
@@ -139,8 +169,11 @@ impl Tablebase {
             && SliceId::of(pos).is_some_and(|s| self.slots.contains_key(&s))
     }
 
-    fn table(&self, slice: SliceId) -> Result<&(SliceIndex, TableFile), ProbeError> {
-        let slot = self.slots.get(&slice).ok_or(ProbeError::MissingSlice(slice))?;
+    fn table(&self, slice: SliceId) -> Result<&Table, ProbeError> {
+        let slot = self
+            .slots
+            .get(&slice)
+            .ok_or(ProbeError::MissingSlice(slice))?;
         slot.table
             .get_or_init(|| {
                 open_checked(&slot.path, &self.rules, slice)
@@ -152,26 +185,25 @@ impl Tablebase {
     }
 
     /// The table and place of a position, or its value when no table is needed.
-    fn locate(&self, pos: &Position) -> Result<Result<(&(SliceIndex, TableFile), u64), Value>, ProbeError> {
+    fn locate(&self, pos: &Position) -> Result<Located<'_>, ProbeError> {
         let mf = mover_frame(pos);
         if mf.pieces(Color::Black).is_empty() {
-            return Ok(Err(Value::Loss(0)));
+            return Ok(Located::Known(Value::Loss(0)));
         }
         let slice = SliceId::of(&mf).ok_or(ProbeError::NoOpponent)?;
         let t = self.table(slice)?;
         let place = t.0.index(&mf);
-        Ok(Ok((t, place)))
+        Ok(Located::Place(t, place))
     }
 
     /// The exact value of a position for the side to move.
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         match self.locate(pos)? {
-            Err(v) => Ok(v),
-            Ok((t, place)) => {
-                let code = t
-                    .1
-                    .code(place)
-                    .map_err(|e| ProbeError::Unusable(t.0.slice(), e.to_string()))?;
+            Located::Known(v) => Ok(v),
+            Located::Place(t, place) => {
+                let code =
+                    t.1.code(place)
+                        .map_err(|e| ProbeError::Unusable(t.0.slice(), e.to_string()))?;
                 Ok(Value::from_code(code))
             }
         }
@@ -180,18 +212,28 @@ impl Tablebase {
     /// Win, draw or loss for the side to move, from the small, fast part of the file.
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         match self.locate(pos)? {
-            Err(v) => Ok(v.wdl()),
-            Ok((t, place)) => {
-                let w = t
-                    .1
-                    .wdl(place)
-                    .map_err(|e| ProbeError::Unusable(t.0.slice(), e.to_string()))?;
+            Located::Known(v) => Ok(v.wdl()),
+            Located::Place(t, place) => {
+                let w =
+                    t.1.wdl(place)
+                        .map_err(|e| ProbeError::Unusable(t.0.slice(), e.to_string()))?;
                 Ok(match w {
                     1 => Wdl::Win,
                     2 => Wdl::Loss,
                     _ => Wdl::Draw,
                 })
             }
+        }
+    }
+
+    /// [`Tablebase::probe_wdl`], but only where no decisive value of the position's slice
+    /// is longer than `plies` (Ok(None) otherwise): a search that has `plies` left before a
+    /// no-progress draw can trust such a value whatever the line.
+    pub fn probe_wdl_within(&self, pos: &Position, plies: u32) -> Result<Option<Wdl>, ProbeError> {
+        match self.locate(pos)? {
+            Located::Known(v) => Ok(Some(v.wdl())),
+            Located::Place(t, _) if u32::from(t.1.header().max_distance) > plies => Ok(None),
+            Located::Place(..) => self.probe_wdl(pos).map(Some),
         }
     }
 

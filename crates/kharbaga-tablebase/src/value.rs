@@ -141,7 +141,13 @@ mod tests {
         assert_eq!(Value::from_code(1), Value::Loss(0));
         assert_eq!(Value::from_code(2), Value::Win(1));
         assert_eq!(Value::from_code(3), Value::Loss(2));
-        for v in [Value::Draw, Value::Loss(0), Value::Win(1), Value::Win(35), Value::Loss(88)] {
+        for v in [
+            Value::Draw,
+            Value::Loss(0),
+            Value::Win(1),
+            Value::Win(35),
+            Value::Loss(88),
+        ] {
             assert_eq!(Value::from_code(v.code()), v);
         }
     }

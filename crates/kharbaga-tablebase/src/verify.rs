@@ -5,7 +5,7 @@
 
 use crate::build::{open_checked, BuildError};
 use crate::files::{slice_of_file, table_path};
-use crate::frame::swap_setup;
+use crate::frame::child_setup;
 use crate::index::SliceIndex;
 use crate::memory::MemoryTables;
 use crate::slice::SliceId;
@@ -61,7 +61,11 @@ pub fn verify_dir(
     let mut pairs: Vec<SliceId> = slices.iter().map(|s| s.pair()).collect();
     pairs.dedup();
     for pair in pairs {
-        let members: Vec<SliceId> = slices.iter().copied().filter(|s| s.pair() == pair).collect();
+        let members: Vec<SliceId> = slices
+            .iter()
+            .copied()
+            .filter(|s| s.pair() == pair)
+            .collect();
         let mut want: Vec<SliceId> = members.clone();
         for d in pair.dependencies() {
             want.push(d);
@@ -100,7 +104,11 @@ pub fn verify_dir(
 
 /// The win/draw/loss section must agree with the full values (at every 61st place, and the
 /// first and last).
-fn check_wdl(file: &crate::format::TableFile, memory: &MemoryTables, s: SliceId) -> Result<(), BuildError> {
+fn check_wdl(
+    file: &crate::format::TableFile,
+    memory: &MemoryTables,
+    s: SliceId,
+) -> Result<(), BuildError> {
     let t = memory.get(s).expect("just loaded");
     let n = t.codes.len() as u64;
     let places = (0..n).step_by(61).chain(n.checked_sub(1));
@@ -119,7 +127,9 @@ fn check_wdl(file: &crate::format::TableFile, memory: &MemoryTables, s: SliceId)
         if w != expected {
             return Err(BuildError::Format(crate::format::FormatError::Corrupt {
                 path: table_path(Path::new(""), s),
-                reason: format!("place {i}: the win/draw/loss part says {w}, the values {expected}"),
+                reason: format!(
+                    "place {i}: the win/draw/loss part says {w}, the values {expected}"
+                ),
             }));
         }
     }
@@ -132,11 +142,12 @@ pub fn derive(rules: &Rules, pos: &Position, memory: &MemoryTables) -> Option<Va
     if moves.is_empty() {
         return Some(Value::Loss(0));
     }
+    let setup = pos.to_setup();
     let mut best: Option<Value> = None;
     for mv in &moves {
-        let child = swap_setup(&pos.play(mv).to_setup());
+        let child = child_setup(&setup, mv);
         let v = Value::from_code(memory.code(&child)?).parent();
-        if best.is_none_or(|b| v.preference() > b.preference()) {
+        if best.map_or(true, |b| v.preference() > b.preference()) {
             best = Some(v);
         }
     }
@@ -160,7 +171,10 @@ fn verify_slice(rules: &Rules, slice: SliceId, memory: &MemoryTables) -> SliceCh
                 let mut b = bad.lock().expect("no panic holds the lock");
                 b.0 += 1;
                 if b.1.len() < 10 {
-                    b.1.push(format!("{}: stored {stored}, successors give {derived:?}", pos.to_fen()));
+                    b.1.push(format!(
+                        "{}: stored {stored}, successors give {derived:?}",
+                        pos.to_fen()
+                    ));
                 }
             }
             true

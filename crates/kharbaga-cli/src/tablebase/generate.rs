@@ -143,9 +143,7 @@ fn bar(p: &Progress) -> String {
         Phase::Seed => "seed".to_string(),
         Phase::Iterate(n) => format!("ply {n}"),
     };
-    let left = p
-        .remaining()
-        .map_or("?".to_string(), human);
+    let left = p.remaining().map_or("?".to_string(), human);
     format!(
         "[{}{}] {:5.1}% {} {phase}, {} spent, about {left} left",
         "#".repeat(filled),

@@ -5,10 +5,9 @@ mod plan;
 mod probe;
 mod verify;
 
-use crate::args::{CliError, RulesArgs};
+use crate::args::{CliError, RulesArgs, TablesDir};
 use kharbaga::Rules;
 use kharbaga_tablebase::files::default_dir;
-use kharbaga_tablebase::tablebase::Tablebase;
 use std::path::PathBuf;
 
 /// Endgame tables: generate, probe, verify, plan
@@ -52,26 +51,12 @@ pub fn tables_dir(dir: Option<&PathBuf>, rules: &Rules) -> Result<PathBuf, CliEr
     }
 }
 
-/// The tables the playing commands use: `--tables DIR` if given (an unreadable directory is
-/// an error), else the default directory when it exists.
-pub fn find_tables(dir: Option<&PathBuf>, rules: &Rules) -> Result<Option<Tablebase>, CliError> {
-    match dir {
-        Some(d) => Tablebase::open(d, *rules)
-            .map(Some)
-            .map_err(|e| CliError::Input(e.to_string())),
-        None => Ok(default_dir(rules)
-            .filter(|d| d.is_dir())
-            .and_then(|d| Tablebase::open(&d, *rules).ok())),
-    }
-}
-
 /// Options of the commands that read tables.
 #[derive(clap::Args, Clone, Debug)]
 pub struct TablesArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
 
-    /// The directory of the table files (default: ~/.local/share/kharbaga/tables/RULES)
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
+    #[command(flatten)]
+    pub dir: TablesDir,
 }

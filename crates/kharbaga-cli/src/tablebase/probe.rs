@@ -34,7 +34,7 @@ pub struct ProbeArgs {
 /// Runs the command.
 pub fn run(args: &ProbeArgs) -> Result<(), CliError> {
     let rules = args.tables.rules.rules()?;
-    let dir = tables_dir(args.tables.tables.as_ref(), &rules)?;
+    let dir = tables_dir(args.tables.dir.tables.as_ref(), &rules)?;
     let tb = Tablebase::open(&dir, rules).map_err(|e| CliError::Input(e.to_string()))?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     match &args.position {

@@ -53,11 +53,20 @@ pub fn run(args: &VerifyArgs) -> Result<(), CliError> {
         return Err(e.into());
     }
     if checks.is_empty() {
-        return Err(CliError::Input(format!("no table files in {}", dir.display())));
+        return Err(CliError::Input(format!(
+            "no table files in {}",
+            dir.display()
+        )));
     }
     if wrong > 0 {
-        return Err(CliError::Input(format!("{wrong} stored values disagree with their successors")));
+        return Err(CliError::Input(format!(
+            "{wrong} stored values disagree with their successors"
+        )));
     }
-    writeln!(out, "{} slices verified, every value agrees with its successors", checks.len())?;
+    writeln!(
+        out,
+        "{} slices verified, every value agrees with its successors",
+        checks.len()
+    )?;
     Ok(())
 }

@@ -26,7 +26,7 @@ mod unmove;
 
 pub use unmove::unmoves;
 
-use crate::frame::{mirror_position, swap_setup};
+use crate::frame::{child_setup, mirror_setup, swap_setup};
 use crate::index::SliceIndex;
 use crate::memory::MemoryTables;
 use crate::slice::SliceId;
@@ -178,11 +178,13 @@ impl Work<'_> {
     fn for_each_chunk(&self, f: impl Fn(&Self, u64, u64, &mut Scratch) + Sync) {
         let total = self.vals.len() as u64;
         let chunks = total.div_ceil(CHUNK as u64);
-        (0..chunks).into_par_iter().for_each_init(Scratch::default, |scratch, c| {
-            let start = c * CHUNK as u64;
-            let end = (start + CHUNK as u64).min(total);
-            f(self, start, end, scratch);
-        });
+        (0..chunks)
+            .into_par_iter()
+            .for_each_init(Scratch::default, |scratch, c| {
+                let start = c * CHUNK as u64;
+                let end = (start + CHUNK as u64).min(total);
+                f(self, start, end, scratch);
+            });
     }
 
     /// The part a global place belongs to and its index there.
@@ -233,6 +235,7 @@ impl Work<'_> {
             return;
         };
         pos.legal_moves_into(self.rules, &mut s.moves);
+        let setup = pos.to_setup();
         if s.moves.is_empty() {
             self.vals[g as usize].store(FINAL | Value::Loss(0).code(), Relaxed);
             return;
@@ -240,12 +243,12 @@ impl Work<'_> {
         s.places.clear();
         let mut best: Option<Value> = None;
         for mv in &s.moves {
-            let child = swap_setup(&pos.play(mv).to_setup());
+            let child = child_setup(&setup, mv);
             match self.child(&child) {
                 (Some(place), _) => s.places.push(place),
                 (None, code) => {
                     let v = Value::from_code(code).parent();
-                    if best.is_none_or(|b| v.preference() > b.preference()) {
+                    if best.map_or(true, |b| v.preference() > b.preference()) {
                         best = Some(v);
                     }
                 }
@@ -281,27 +284,38 @@ impl Work<'_> {
         }
     }
 
-    /// The places that have a move inside the pair to the place `g` (whose position is `pos`).
+    /// The places that have a move inside the pair to the place `g` (whose position is
+    /// `pos`, the place's own position `c`).
+    ///
+    /// A place `e` links to `g` when its position moves to `c`, or to the mirror image of `c`
+    /// where `g` stands for both. Unmoving `c` alone finds them all: an unmove `Q` found is
+    /// `e`'s position itself, or (when `g` folds the mirror) the mirror image of `e`'s
+    /// position, which moves to `c`'s image; where `Q`'s place does not fold the mirror,
+    /// the image of `Q` has its own place, linked to `g` the same way.
     fn predecessors(&self, g: u64, pos: &Position, s: &mut Scratch) {
         s.places.clear();
         let (t, i) = self.locate(g);
-        let mut images = [Some(*pos), None];
-        if self.parts[t].index.folds_mirror(i) {
-            let m = mirror_position(pos);
-            if m != *pos {
-                images[1] = Some(m);
-            }
-        }
-        for image in images.into_iter().flatten() {
-            unmoves(self.rules, &image, &mut s.back);
-            for q in &s.back {
-                let qf = swap_setup(q);
-                let tq = self
-                    .part_of(SliceId::counts_of(&qf))
-                    .expect("an unmove stays in the pair");
-                let place = self.parts[tq].index.place_setup(&qf);
+        let folded = self.parts[t].index.folds_mirror(i);
+        unmoves(self.rules, pos, &mut s.back);
+        for q in &s.back {
+            let qf = swap_setup(q);
+            let tq = self
+                .part_of(SliceId::counts_of(&qf))
+                .expect("an unmove stays in the pair");
+            let index = &self.parts[tq].index;
+            let place = index.place_setup(&qf);
+            let offset = self.parts[tq].offset;
+            if !folded {
                 if !place.mirrored {
-                    s.places.push(self.parts[tq].offset + place.index);
+                    s.places.push(offset + place.index);
+                }
+                continue;
+            }
+            s.places.push(offset + place.index);
+            if !index.folds_mirror(place.index) {
+                let image = mirror_setup(&qf);
+                if image != qf {
+                    s.places.push(offset + index.place_setup(&image).index);
                 }
             }
         }
@@ -340,7 +354,9 @@ impl Work<'_> {
                 return;
             }
             let code = cur & CODE;
-            if code != DRAW_CODE && (code <= win || !matches!(Value::from_code(code), Value::Win(_))) {
+            if code != DRAW_CODE
+                && (code <= win || !matches!(Value::from_code(code), Value::Win(_)))
+            {
                 return;
             }
             match cell.compare_exchange_weak(cur, win, Relaxed, Relaxed) {
@@ -377,9 +393,10 @@ impl Work<'_> {
         let pos = self.position(p).expect("a counted place is a position");
         let mut moves = std::mem::take(&mut s.moves);
         pos.legal_moves_into(self.rules, &mut moves);
+        let setup = pos.to_setup();
         let best = moves
             .iter()
-            .map(|mv| Value::from_code(self.child(&swap_setup(&pos.play(mv).to_setup())).1).parent())
+            .map(|mv| Value::from_code(self.child(&child_setup(&setup, mv)).1).parent())
             .max_by_key(|v| v.preference())
             .expect("a counted place has moves");
         s.moves = moves;
