@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the browser test's dependencies are installed first (they
 # are needed and a missing browser fails the run), then the whole workspace's tests, the deep
-# perft suite in release mode, and the cross-check of move generation against the
-# independent Python reference generator.
+# perft suite in release mode, the cross-check of move generation against the
+# independent Python reference generator, and the endgame tables of up to 4 pieces of every
+# named rule set built, verified and counted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,3 +13,4 @@ cargo test --workspace --doc
 cargo test --release -p kharbaga --test perft -- --ignored
 cargo build --release -p kharbaga-cli
 python3 tools/crosscheck.py target/release/kharbaga
+scripts/tables-ci.sh target/release/kharbaga

@@ -24,7 +24,8 @@ pub mod weights;
 pub use level::Level;
 pub use search::SearchParams;
 
-use kharbaga::{Game, Move};
+use kharbaga::{Game, Move, Rules};
+use kharbaga_tablebase::files::rules_key;
 use kharbaga_tablebase::tablebase::Tablebase;
 use rng::Rng;
 use search::{RootMove, Searcher, Shared};
@@ -228,7 +229,7 @@ impl Engine {
                 time: clock.elapsed(),
             };
         }
-        let tables = self.tables();
+        let tables = self.tables(&rules);
         if let Some(tb) = tables.as_deref() {
             if let Some(report) = table::root(tb, game, limits.multipv.max(1), &clock, on_info) {
                 return report;
@@ -333,12 +334,13 @@ impl Engine {
         }
     }
 
-    /// The endgame tables this engine probes: those of its options, at level 10.
-    fn tables(&self) -> Option<Arc<Tablebase>> {
+    /// The endgame tables this engine probes under `rules`: those of its options, at level
+    /// 10, when they were built for the same moves.
+    fn tables(&self, rules: &Rules) -> Option<Arc<Tablebase>> {
         self.options
             .tables
             .clone()
-            .filter(|_| self.options.level >= 10)
+            .filter(|tb| self.options.level >= 10 && rules_key(tb.rules()) == rules_key(rules))
     }
 
     /// Clears the transposition table and other learned state (for a new game).
