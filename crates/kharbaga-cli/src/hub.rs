@@ -7,7 +7,7 @@
 //! while it thinks.
 
 use crate::analyze::{game_after, moves_text};
-use crate::args::CliError;
+use crate::args::{CliError, TablesDir};
 use kharbaga::{Game, Position, Rules, OPTION_KEYS};
 use kharbaga_engine::{Engine, Info, Limits, Options, Report, Score};
 use std::io::{self, BufRead, Write};
@@ -277,9 +277,15 @@ const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
 impl Session {
     fn new() -> Session {
+        let rules = Rules::standard();
         Session {
-            rules: Rules::standard(),
-            options: Options::default(),
+            rules,
+            // The default table directory of the rules, when it exists; `set-param
+            // name=tables` chooses another (or none, with an empty value).
+            options: Options {
+                tables: TablesDir { tables: None }.open(&rules).ok().flatten(),
+                ..Options::default()
+            },
             multipv: 1,
             start: Position::start(),
             moves: String::new(),
@@ -435,6 +441,15 @@ impl Session {
             "param name=threads value={} type=int min=1 max=256",
             self.options.threads
         ));
+        let tables = self
+            .options
+            .tables
+            .as_ref()
+            .map_or(String::new(), |tb| tb.dir().display().to_string());
+        send(&format!(
+            "param name=tables value={} type=string",
+            quote(&tables)
+        ));
         send(&format!(
             "param name=multipv value={} type=int min=1 max=1000",
             self.multipv
@@ -458,6 +473,13 @@ impl Session {
             "hash" => self.options.hash_mib = number(name, value, 1, 65_536)?,
             "threads" => self.options.threads = number(name, value, 1, 256)?,
             "multipv" => self.multipv = number(name, value, 1, 1000)?,
+            "tables" if value.is_empty() => self.options.tables = None,
+            "tables" => {
+                let dir = TablesDir {
+                    tables: Some(value.into()),
+                };
+                self.options.tables = dir.open(&self.rules).map_err(|e| format!("tables: {e}"))?;
+            }
             _ if OPTION_KEYS.iter().any(|(key, _)| *key == name) => self
                 .rules
                 .set_option(name, value)
