@@ -1,6 +1,7 @@
 //! Endgame tables for Kharbaga.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod build;
 mod compress;
 pub mod files;

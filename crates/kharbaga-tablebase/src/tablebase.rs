@@ -153,9 +153,11 @@ impl Tablebase {
         &self.rules
     }
 
-    /// How many slices have a file.
-    pub fn slices(&self) -> usize {
-        self.slots.len()
+    /// The slices that have a file, in name order.
+    pub fn slices(&self) -> Vec<SliceId> {
+        let mut out: Vec<SliceId> = self.slots.keys().copied().collect();
+        out.sort();
+        out
     }
 
     /// The most pieces of any slice with a file (0 when there is none).

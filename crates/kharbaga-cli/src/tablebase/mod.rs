@@ -1,5 +1,6 @@
 //! `kharbaga tablebase`: build, probe, verify and plan the endgame tables.
 
+mod bench;
 mod generate;
 mod plan;
 mod probe;
@@ -10,7 +11,7 @@ use kharbaga::Rules;
 use kharbaga_tablebase::files::default_dir;
 use std::path::PathBuf;
 
-/// Endgame tables: generate, probe, verify, plan
+/// Endgame tables: generate, probe, verify, plan, bench
 ///
 /// The tables hold the exact value of every position of up to N pieces (win or loss with the
 /// distance to the end in plies, or draw). They live in one directory per rule set, by
@@ -27,6 +28,7 @@ enum TablebaseCommand {
     Probe(probe::ProbeArgs),
     Verify(verify::VerifyArgs),
     Plan(plan::PlanArgs),
+    Bench(bench::BenchArgs),
 }
 
 /// Runs the command.
@@ -36,6 +38,7 @@ pub fn run(args: &TablebaseArgs) -> Result<(), CliError> {
         TablebaseCommand::Probe(a) => probe::run(a),
         TablebaseCommand::Verify(a) => verify::run(a),
         TablebaseCommand::Plan(a) => plan::run(a),
+        TablebaseCommand::Bench(a) => bench::run(a),
     }
 }
 
