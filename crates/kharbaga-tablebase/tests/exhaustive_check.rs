@@ -1,0 +1,113 @@
+//! The tables agree, value and distance, with a plain exhaustive solver that shares no code
+//! with the generator (`exhaustive/`: forward move generation into an explicit game graph,
+//! solved by the textbook method).
+//!
+//! The quick test builds the tables of up to 3 pieces and compares random positions and
+//! every position the solver solved on the way. The long one (`--ignored`, release) takes a
+//! table directory from `KHARBAGA_TABLES` and compares `KHARBAGA_SAMPLES` random positions
+//! (default 10,000) of up to `KHARBAGA_MAX_PIECES` pieces (default: the directory's most),
+//! skipping those whose game graph exceeds `KHARBAGA_BUDGET` positions (default 5 million);
+//! it needs at least the sample count solved.
+
+mod exhaustive;
+
+use exhaustive::{Solved, Solver};
+use kharbaga::{Position, Rules};
+use kharbaga_tablebase::bench::{random_positions, Rng};
+use kharbaga_tablebase::build::{build, BuildOptions};
+use kharbaga_tablebase::tablebase::Tablebase;
+use kharbaga_tablebase::value::Value;
+use std::path::PathBuf;
+
+fn as_value(s: Solved) -> Value {
+    match s {
+        Solved::Win(d) => Value::Win(d as u16),
+        Solved::Loss(d) => Value::Loss(d as u16),
+        Solved::Draw => Value::Draw,
+    }
+}
+
+/// Compares every position the solver has solved with the tables; returns how many.
+fn compare_memo(tb: &Tablebase, solver: &Solver) -> u64 {
+    let mut n = 0;
+    let mut wrong = Vec::new();
+    solver.for_each_solved(|pos, solved| {
+        if !tb.covers(&pos) {
+            return;
+        }
+        n += 1;
+        let table = tb.probe(&pos).unwrap();
+        if table != as_value(solved) && wrong.len() < 10 {
+            wrong.push(format!("{}: tables {table}, solver {solved:?}", pos.to_fen()));
+        }
+    });
+    assert!(wrong.is_empty(), "disagreements:\n{}", wrong.join("\n"));
+    n
+}
+
+/// Solves `samples` random positions of the tables' slices of at most `max_pieces` pieces
+/// and compares them; returns (solved, skipped).
+fn compare_random(tb: &Tablebase, solver: &mut Solver, samples: usize, max_pieces: u32, seed: u64) -> (usize, usize) {
+    let slices: Vec<_> = tb.slices().into_iter().filter(|s| s.pieces() <= max_pieces).collect();
+    let mut rng = Rng::new(seed);
+    let (mut solved, mut skipped) = (0, 0);
+    while solved < samples {
+        for pos in random_positions(&slices, 1000, &mut rng) {
+            let Some(s) = solver.solve(&pos) else {
+                skipped += 1;
+                continue;
+            };
+            assert_eq!(tb.probe(&pos).unwrap(), as_value(s), "{}", pos.to_fen());
+            solved += 1;
+            if solved == samples {
+                break;
+            }
+        }
+        assert!(skipped < 20 * samples.max(100), "almost every position is over the budget");
+    }
+    (solved, skipped)
+}
+
+#[test]
+fn tables_of_up_to_three_pieces_agree_with_the_exhaustive_solver() {
+    let dir: PathBuf = std::env::temp_dir().join(format!("kharbaga-exhaustive-{}", std::process::id()));
+    let opts = BuildOptions {
+        rules: Rules::standard(),
+        max_pieces: 3,
+        slice: None,
+        dir: dir.clone(),
+        threads: 2,
+        memory_budget: None,
+    };
+    build(&opts, &|_| {}, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(&dir, Rules::standard()).unwrap();
+    let mut solver = Solver::new(Rules::standard(), 5_000_000);
+    let (solved, _) = compare_random(&tb, &mut solver, 2000, 3, 7);
+    assert_eq!(solved, 2000);
+    let memo = compare_memo(&tb, &solver);
+    assert!(memo > 10_000, "only {memo} positions compared");
+    // A hand-worked value: the Mullah on e5 takes the man on c3 at once.
+    let pos = Position::from_fen("B:BKe5:Wc3").unwrap();
+    assert_eq!(tb.probe(&pos).unwrap(), Value::Win(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[ignore]
+fn random_positions_agree_with_the_exhaustive_solver() {
+    let env = |k: &str| std::env::var(k).ok();
+    let dir = PathBuf::from(env("KHARBAGA_TABLES").expect("KHARBAGA_TABLES: a table directory"));
+    let tb = Tablebase::open(&dir, Rules::standard()).unwrap();
+    let samples: usize = env("KHARBAGA_SAMPLES").map_or(10_000, |s| s.parse().unwrap());
+    let max_pieces: u32 = env("KHARBAGA_MAX_PIECES").map_or(tb.max_pieces(), |s| s.parse().unwrap());
+    let budget: usize = env("KHARBAGA_BUDGET").map_or(5_000_000, |s| s.parse().unwrap());
+    let mut solver = Solver::new(Rules::standard(), budget);
+    solver.remember_failures(1 << 22);
+    let start = std::time::Instant::now();
+    let (solved, skipped) = compare_random(&tb, &mut solver, samples, max_pieces, 11);
+    let memo = compare_memo(&tb, &solver);
+    println!(
+        "{solved} random positions of up to {max_pieces} pieces agree with the tables ({skipped} skipped over a budget of {budget} positions), and {memo} positions the solver solved on the way, in {:.0} s",
+        start.elapsed().as_secs_f64()
+    );
+}
