@@ -3,14 +3,17 @@
 # are needed and a missing browser fails the run), then the whole workspace's tests, the deep
 # perft suite in release mode, the cross-check of move generation against the
 # independent Python reference generator, and the endgame tables of up to 4 pieces of every
-# named rule set built, verified and counted.
+# named rule set built, verified and counted, and the Dask driver of the table generation run
+# on a local cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-browser-deps.sh
+scripts/install-python-deps.sh
 cargo test --workspace --all-targets
 cargo test --workspace --doc
 cargo test --release -p kharbaga --test perft -- --ignored
 cargo build --release -p kharbaga-cli
 python3 tools/crosscheck.py target/release/kharbaga
 scripts/tables-ci.sh target/release/kharbaga
+python3 cluster/test_tablebase.py target/release/kharbaga

@@ -1,7 +1,8 @@
 //! `kharbaga serve`: the web server with the browser page.
 
-use crate::args::CliError;
+use crate::args::{CliError, TablesDir};
 use clap::Args;
+use kharbaga::Rules;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -10,7 +11,9 @@ use std::time::Duration;
 /// Starts the web server (the page is built into the program) and prints the address to
 /// open; Ctrl-C stops it. Play against a person at the same screen or the engine. Games are
 /// stored in SQLite in the data folder, written on every move, and survive restarts; each
-/// game has its own address. The JSON API is described in docs/api.md.
+/// game has its own address. With endgame tables, the page shows the value of each position
+/// they hold and of its moves, and the engine plays them at level 10 (hints too). The JSON
+/// API is described in docs/api.md.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0 to expose it)
@@ -34,10 +37,23 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(10..=600_000))]
     max_engine_time: u64,
+
+    /// The endgame tables' directory (default: ~/.local/share/kharbaga/tables/RULES of
+    /// --tables-rules, when it exists); used in the games whose rules have their moves
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+
+    /// The rules of the tables: a rule set, optionally with ,OPTION=VALUE overrides
+    #[arg(long, value_name = "RULES", default_value = "standard")]
+    tables_rules: Rules,
 }
 
 /// Runs the server until it is stopped.
 pub fn run(args: &ServeArgs) -> Result<(), CliError> {
+    let tables = TablesDir {
+        tables: args.tables.clone(),
+    }
+    .open(&args.tables_rules)?;
     let defaults = kharbaga_server::Config::default();
     let config = kharbaga_server::Config {
         host: args.host.clone(),
@@ -45,6 +61,7 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         data_dir: args.data.clone().unwrap_or(defaults.data_dir.clone()),
         max_engine_searches: args.engine_searches as usize,
         max_engine_time: Duration::from_millis(args.max_engine_time),
+        tables,
         ..defaults
     };
     // A failure here is the machine's (address in use, unwritable folder), not bad input.

@@ -219,6 +219,17 @@ fn bad_input_exits_2_and_names_the_problem() {
     assert!(e.contains("red") && e.contains("black"), "{e}");
     let e = bad(run(&["frobnicate"], ""));
     assert!(e.contains("frobnicate"), "{e}");
+    // The server does not start with tables it cannot read.
+    let e = bad(run(
+        &["serve", "--tables", "/nonexistent/kharbaga-tables"],
+        "",
+    ));
+    assert!(
+        e.contains("/nonexistent/kharbaga-tables") && e.contains("table directory"),
+        "{e}"
+    );
+    let e = bad(run(&["serve", "--tables-rules", "standrd"], ""));
+    assert!(e.contains("standrd"), "{e}");
 }
 
 #[test]

@@ -332,7 +332,8 @@ async function askHint() {
   }
 }
 
-// The score for Black in centi-men, or +-Infinity for a forced result, and its text.
+// The score for Black in centi-men, or +-Infinity for a forced result (0 for a draw by the
+// endgame tables), and its text.
 function blackScore(search) {
   const s = search.score;
   const sign = s.side === 'black' ? 1 : -1;
@@ -340,9 +341,30 @@ function blackScore(search) {
     const v = sign * s.value;
     return { value: v, text: (v > 0 ? '+' : '') + (v / 100).toFixed(2) };
   }
-  const winner = (s.kind === 'win') === (s.side === 'black') ? 'black' : 'white';
+  if (s.kind === 'tb-draw') return { value: 0, text: 'a draw (endgame tables)', plain: 'a draw', short: '=' };
+  const table = s.kind === 'tb-win' || s.kind === 'tb-loss';
+  const won = s.kind === 'win' || s.kind === 'tb-win';
+  const winner = won === (s.side === 'black') ? 'black' : 'white';
+  const value = winner === 'black' ? Infinity : -Infinity;
+  // A table score's distance is in plies, and -1 when the tables do not give it.
   const moves = Math.ceil(s.value / 2);
-  return { value: winner === 'black' ? Infinity : -Infinity, text: `${cap(winner)} wins in ${moves}`, short: `#${moves}` };
+  if (table) {
+    const plain = s.value < 0 ? `${cap(winner)} wins` : `${cap(winner)} wins in ${plies(s.value)}`;
+    return { value, text: `${plain} (endgame tables)`, plain, short: s.value < 0 ? 'TB' : `#${moves}` };
+  }
+  return { value, text: `${cap(winner)} wins in ${moves}`, short: `#${moves}` };
+}
+
+function plies(n) {
+  return n === 1 ? '1 ply' : `${n} plies`;
+}
+
+// A table value ('win 17', 'draw', 'loss 8', for `mover`) in words: 'Black wins in 17 plies'.
+function tableText(value, mover) {
+  const [kind, n] = value.split(' ');
+  if (kind === 'draw') return 'a draw';
+  const winner = kind === 'win' ? mover : mover === 'black' ? 'white' : 'black';
+  return `${cap(winner)} wins in ${plies(parseInt(n, 10))}`;
 }
 
 function cap(s) {
@@ -671,6 +693,32 @@ function renderMoves() {
   }
 }
 
+// The endgame tables' value of the current position and of each of its moves, best first;
+// the moves of the selected piece are marked.
+function renderTables() {
+  const g = ui.game;
+  const box = $('tables');
+  const t = g && ui.view === g.ply && !g.outcome ? g.tables : null;
+  box.hidden = !t;
+  if (!t) return;
+  $('tables-value').textContent = `Endgame tables: ${tableText(t.value, g.turn)}.`;
+  const list = $('tables-moves');
+  list.textContent = '';
+  const from = ui.sel ? ui.sel.from : null;
+  for (const tm of t.moves) {
+    const legal = g.legal.find((m) => m.move === tm.move);
+    const li = document.createElement('li');
+    li.className = `tb-${tm.value.split(' ')[0]}` + (legal && legal.from === from ? ' sel' : '');
+    const code = document.createElement('code');
+    code.textContent = tm.move;
+    const val = document.createElement('span');
+    val.textContent = tm.value;
+    li.append(code, ' ', val);
+    li.title = `After ${tm.move}: ${tableText(tm.value, g.turn)}`;
+    list.appendChild(li);
+  }
+}
+
 function renderEval() {
   const g = ui.game;
   const bar = $('evalbar');
@@ -705,7 +753,9 @@ function renderHint() {
   const line = document.createElement('div');
   line.textContent = `Expected line: ${r.pv.join(' ') || '\u2014'}`;
   const meta = document.createElement('div');
-  meta.textContent = `Evaluation for Black ${sc.text} \u00b7 depth ${r.depth} \u00b7 ${r.nodes.toLocaleString()} nodes`;
+  meta.textContent = sc.plain
+    ? `From the endgame tables: ${sc.plain}`
+    : `Evaluation for Black ${sc.text} \u00b7 depth ${r.depth} \u00b7 ${r.nodes.toLocaleString()} nodes`;
   box.append(best, line, meta);
 }
 
@@ -738,6 +788,7 @@ function renderPanel() {
   const g = ui.game;
   renderPlayers();
   renderStatus();
+  renderTables();
   renderMoves();
   renderEval();
   renderHint();

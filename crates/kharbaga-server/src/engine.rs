@@ -1,7 +1,9 @@
 //! Engine searches off the async threads: on tokio's blocking pool, at most a set number at
 //! once (the rest wait for a turn), each bounded in time, and a panicking search reported as
-//! an error instead of taking the server down.
+//! an error instead of taking the server down. Searches get the server's endgame tables in
+//! games whose rules they fit (the engine probes them at level 10).
 
+use crate::tables::Tables;
 use kharbaga::Game;
 use kharbaga_engine::{Engine, Limits, Options, Report};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -39,14 +41,16 @@ impl std::fmt::Display for SearchError {
 pub(crate) struct EnginePool {
     permits: Arc<Semaphore>,
     hash_mib: usize,
+    tables: Arc<Tables>,
 }
 
 impl EnginePool {
-    /// A pool running at most `max_searches` searches at once (at least one).
-    pub fn new(max_searches: usize, hash_mib: usize) -> EnginePool {
+    /// A pool running at most `max_searches` searches at once (at least one), with `tables`.
+    pub fn new(max_searches: usize, hash_mib: usize, tables: Arc<Tables>) -> EnginePool {
         EnginePool {
             permits: Arc::new(Semaphore::new(max_searches.max(1))),
             hash_mib: hash_mib.max(1),
+            tables,
         }
     }
 
@@ -67,7 +71,7 @@ impl EnginePool {
             hash_mib: self.hash_mib,
             threads: 1,
             level,
-            tables: None,
+            tables: self.tables.for_rules(game.rules()),
         };
         let limits = Limits {
             movetime: Some(movetime),

@@ -13,7 +13,9 @@ mod assets;
 mod engine;
 mod markdown;
 mod store;
+mod tables;
 
+use kharbaga_tablebase::tablebase::Tablebase;
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -41,6 +43,10 @@ pub struct Config {
     pub engine_hash_mib: usize,
     /// The largest request body accepted, in bytes (larger ones get 413).
     pub max_body_bytes: usize,
+    /// Endgame tables (none by default): the engine probes them at level 10, and the game
+    /// state shows their values, in games whose rules have the tables' moves (the same
+    /// [`kharbaga_tablebase::files::rules_key`]).
+    pub tables: Option<Arc<Tablebase>>,
 }
 
 impl Default for Config {
@@ -54,6 +60,7 @@ impl Default for Config {
             default_engine_time: Duration::from_secs(1),
             engine_hash_mib: 16,
             max_body_bytes: 64 * 1024,
+            tables: None,
         }
     }
 }
@@ -151,6 +158,14 @@ pub fn run(config: Config) -> Result<(), Error> {
         let local = listener.local_addr().map_err(Error::Serve)?;
         println!("Kharbaga is at {}", page_url(local));
         println!("Games are kept in {}", config.data_dir.display());
+        if let Some(tb) = &config.tables {
+            println!(
+                "Endgame tables of {} from {} ({} files)",
+                kharbaga_tablebase::files::rules_key(tb.rules()),
+                tb.dir().display(),
+                tb.slices().len()
+            );
+        }
         serve_until(listener, config, async {
             // If Ctrl-C cannot be watched, serve until killed.
             if tokio::signal::ctrl_c().await.is_err() {

@@ -3,13 +3,16 @@
 //!
 //! It opens the page, starts a game against the engine, plays by clicking and by dragging,
 //! sees the engine answer, reloads and finds the game as it was; then enters a two-hop
-//! capture by clicking its landing points (the jumped piece shown as a ghost in between).
+//! capture by clicking its landing points (the jumped piece shown as a ghost in between);
+//! last, a position the endgame tables hold (the server has those of up to 2 pieces) shows
+//! their values, and the hint is the tables' move.
 //! Screenshots of a desktop and a phone-sized window are written to
-//! `target/tmp/kharbaga-desktop.png`, `kharbaga-phone.png` and `kharbaga-result.png`.
+//! `target/tmp/kharbaga-desktop.png`, `kharbaga-phone.png`, `kharbaga-result.png` and
+//! `kharbaga-tables.png`.
 
 mod common;
 
-use common::TestServer;
+use common::{fresh_dir, test_config, TestServer, TestTables};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -234,9 +237,14 @@ async fn screenshot(c: &Client, name: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_against_the_engine_in_a_browser() {
-    let server = TestServer::start("browser").await;
+    let tables = TestTables::build(2).await;
+    let server = TestServer::start_with(kharbaga_server::Config {
+        tables: Some(tables.tables.clone()),
+        ..test_config(fresh_dir("browser"))
+    })
+    .await;
     let driver = start_driver().await;
-    let profile = common::fresh_dir("chromium-profile");
+    let profile = fresh_dir("chromium-profile");
     let c = browser(&driver, &profile).await;
     // Run the steps in a task so that the browser is closed even when one fails.
     let steps = tokio::spawn({
@@ -377,6 +385,8 @@ async fn play(c: &Client, base: &str) {
     })
     .await;
     wait_moves(c, 0).await;
+    let hidden = c.execute("return document.getElementById('tables').hidden", vec![]);
+    assert_eq!(hidden.await.unwrap(), true, "3 pieces: not in the tables");
     click_point(c, "a1").await;
     assert_eq!(count(c, "#board .target-capture").await, 3, "e5, f6, g7");
     click_point(c, "f6").await;
@@ -397,4 +407,84 @@ async fn play(c: &Client, base: &str) {
         "the Mullah wears a crown"
     );
     screenshot(c, "kharbaga-result.png").await;
+
+    // Two pieces, in the tables: the Mullah on e5 takes c3 at once, landing on a1 or b2.
+    load_position(c, "B:BKe5:Wc3").await;
+    let shown = wait_for(
+        c,
+        "the table values",
+        "const t = document.getElementById('tables');
+         return t.hidden ? null : document.getElementById('tables-value').textContent",
+        |v| v.is_string(),
+    )
+    .await;
+    assert_eq!(shown, "Endgame tables: Black wins in 1 ply.");
+    let moves: Vec<String> = serde_json::from_value(
+        c.execute(
+            "return [...document.querySelectorAll('#tables-moves li')].map(li => li.textContent)",
+            vec![],
+        )
+        .await
+        .unwrap(),
+    )
+    .unwrap();
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["e5xa1 win 1", "e5xb2 win 1"]);
+    click_point(c, "e5").await;
+    assert_eq!(count(c, "#tables-moves li.sel").await, 2, "both are e5's");
+    click_point(c, "e5").await;
+    assert_eq!(count(c, "#tables-moves li.sel").await, 0, "let go");
+    // The hint is the tables' move, with their value.
+    click_id(c, "btn-hint").await;
+    wait_for(
+        c,
+        "the tables' hint",
+        "return ui.hintFor === ui.game.ply && !ui.busy",
+        |v| v == true,
+    )
+    .await;
+    let hint = text_of(c, "hint").await;
+    assert!(
+        hint.contains("From the endgame tables: Black wins in 1 ply"),
+        "{hint}"
+    );
+    assert_eq!(count(c, "#board .hintline").await, 1);
+    c.execute(
+        "document.getElementById('tables').scrollIntoView({block: 'end'})",
+        vec![],
+    )
+    .await
+    .unwrap();
+    screenshot(c, "kharbaga-tables.png").await;
+    // Played: the game is over and the table values go.
+    click_point(c, "e5").await;
+    click_point(c, "a1").await;
+    wait_moves(c, 1).await;
+    assert_eq!(
+        c.execute("return document.getElementById('tables').hidden", vec![])
+            .await
+            .unwrap(),
+        true
+    );
+}
+
+/// Starts a two-person game from a position through the Load dialog.
+async fn load_position(c: &Client, position: &str) {
+    let before = c.current_url().await.unwrap().path().to_string();
+    click_id(c, "btn-load").await;
+    c.execute(
+        "document.querySelector('input[name=opponent][value=person]').checked = true;
+         document.getElementById('source').value = arguments[0];
+         document.getElementById('form-new').dispatchEvent(new Event('input'));",
+        vec![json!(position)],
+    )
+    .await
+    .unwrap();
+    click_id(c, "new-start").await;
+    wait_for(c, "the new game", "return location.pathname", |v| {
+        v.as_str().is_some_and(|p| p != before)
+    })
+    .await;
+    wait_moves(c, 0).await;
 }

@@ -462,7 +462,7 @@ mod tests {
         assert_eq!(binomial(36, 3), 7140);
         for k in 0..4 {
             for r in 0..binomial(12, k) {
-                assert_eq!(rank_places(unrank_places(r, k as usize, 12)), r);
+                assert_eq!(rank_places(unrank_places(r, k, 12)), r);
             }
         }
         let free = 0b1011_0110u64;
@@ -530,7 +530,7 @@ mod tests {
         for &m in &mover_sets {
             for &o in &opp_sets {
                 if m & o == 0 {
-                    let free = (NUM_POINTS - a - c) as usize;
+                    let free = NUM_POINTS - a - c;
                     n += binomial(free, b) * binomial(free - b, d);
                 }
             }

@@ -38,7 +38,10 @@ fn compare_memo(tb: &Tablebase, solver: &Solver) -> u64 {
         n += 1;
         let table = tb.probe(&pos).unwrap();
         if table != as_value(solved) && wrong.len() < 10 {
-            wrong.push(format!("{}: tables {table}, solver {solved:?}", pos.to_fen()));
+            wrong.push(format!(
+                "{}: tables {table}, solver {solved:?}",
+                pos.to_fen()
+            ));
         }
     });
     assert!(wrong.is_empty(), "disagreements:\n{}", wrong.join("\n"));
@@ -47,8 +50,18 @@ fn compare_memo(tb: &Tablebase, solver: &Solver) -> u64 {
 
 /// Solves `samples` random positions of the tables' slices of at most `max_pieces` pieces
 /// and compares them; returns (solved, skipped).
-fn compare_random(tb: &Tablebase, solver: &mut Solver, samples: usize, max_pieces: u32, seed: u64) -> (usize, usize) {
-    let slices: Vec<_> = tb.slices().into_iter().filter(|s| s.pieces() <= max_pieces).collect();
+fn compare_random(
+    tb: &Tablebase,
+    solver: &mut Solver,
+    samples: usize,
+    max_pieces: u32,
+    seed: u64,
+) -> (usize, usize) {
+    let slices: Vec<_> = tb
+        .slices()
+        .into_iter()
+        .filter(|s| s.pieces() <= max_pieces)
+        .collect();
     let mut rng = Rng::new(seed);
     let (mut solved, mut skipped) = (0, 0);
     while solved < samples {
@@ -63,14 +76,18 @@ fn compare_random(tb: &Tablebase, solver: &mut Solver, samples: usize, max_piece
                 break;
             }
         }
-        assert!(skipped < 20 * samples.max(100), "almost every position is over the budget");
+        assert!(
+            skipped < 20 * samples.max(100),
+            "almost every position is over the budget"
+        );
     }
     (solved, skipped)
 }
 
 #[test]
 fn tables_of_up_to_three_pieces_agree_with_the_exhaustive_solver() {
-    let dir: PathBuf = std::env::temp_dir().join(format!("kharbaga-exhaustive-{}", std::process::id()));
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("kharbaga-exhaustive-{}", std::process::id()));
     let opts = BuildOptions {
         rules: Rules::standard(),
         max_pieces: 3,
@@ -99,7 +116,8 @@ fn random_positions_agree_with_the_exhaustive_solver() {
     let dir = PathBuf::from(env("KHARBAGA_TABLES").expect("KHARBAGA_TABLES: a table directory"));
     let tb = Tablebase::open(&dir, Rules::standard()).unwrap();
     let samples: usize = env("KHARBAGA_SAMPLES").map_or(10_000, |s| s.parse().unwrap());
-    let max_pieces: u32 = env("KHARBAGA_MAX_PIECES").map_or(tb.max_pieces(), |s| s.parse().unwrap());
+    let max_pieces: u32 =
+        env("KHARBAGA_MAX_PIECES").map_or(tb.max_pieces(), |s| s.parse().unwrap());
     let budget: usize = env("KHARBAGA_BUDGET").map_or(5_000_000, |s| s.parse().unwrap());
     let mut solver = Solver::new(Rules::standard(), budget);
     solver.remember_failures(1 << 22);

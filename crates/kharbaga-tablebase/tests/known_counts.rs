@@ -12,7 +12,10 @@ fn two_and_three_piece_counts_match_the_independent_implementation() {
     let data = include_str!("data/standard-counts.txt");
     let mut rows = 0;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         let n: Vec<u64> = f[1..].iter().map(|x| x.parse().unwrap()).collect();
         let (bm, bk, wm, wk) = (n[0] as u8, n[1] as u8, n[2] as u8, n[3] as u8);

@@ -38,7 +38,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let slices: Vec<_> = tb
         .slices()
         .into_iter()
-        .filter(|s| args.pieces.is_none_or(|k| s.pieces() == k))
+        .filter(|s| args.pieces.map_or(true, |k| s.pieces() == k))
         .collect();
     if slices.is_empty() {
         return Err(CliError::Input(format!(

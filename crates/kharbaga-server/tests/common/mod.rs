@@ -1,8 +1,13 @@
-//! A server in this process on an ephemeral port of 127.0.0.1, over a fresh data folder.
+//! A server in this process on an ephemeral port of 127.0.0.1, over a fresh data folder;
+//! small endgame tables built in a temporary folder.
 
+use kharbaga::Rules;
 use kharbaga_server::{serve_on, Config};
+use kharbaga_tablebase::build::{build, BuildOptions};
+use kharbaga_tablebase::tablebase::Tablebase;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A running test server; its data folder is removed when dropped.
@@ -39,6 +44,7 @@ pub fn test_config(data_dir: PathBuf) -> Config {
 }
 
 impl TestServer {
+    #[allow(dead_code)] // each test file compiles this module; not all of them use it
     pub async fn start(label: &str) -> TestServer {
         TestServer::start_with(test_config(fresh_dir(label))).await
     }
@@ -74,5 +80,45 @@ impl Drop for TestServer {
         if !self.keep_dir {
             let _ = std::fs::remove_dir_all(&self.data_dir);
         }
+    }
+}
+
+/// Standard endgame tables in a fresh folder, removed when dropped.
+#[allow(dead_code)] // each test file compiles this module; not all of them use tables
+pub struct TestTables {
+    pub tables: Arc<Tablebase>,
+    dir: PathBuf,
+}
+
+#[allow(dead_code)]
+impl TestTables {
+    /// Builds the tables of up to `max_pieces` pieces (2: at once; 3: half a minute in a
+    /// debug build).
+    pub async fn build(max_pieces: u32) -> TestTables {
+        let dir = fresh_dir("tables");
+        let opts = BuildOptions {
+            rules: Rules::standard(),
+            max_pieces,
+            slice: None,
+            dir: dir.clone(),
+            threads: 2,
+            memory_budget: None,
+        };
+        let tables = tokio::task::spawn_blocking(move || {
+            build(&opts, &|_| {}, &mut |_| {}).expect("the tables build");
+            Tablebase::open(&opts.dir, Rules::standard()).expect("the tables open")
+        })
+        .await
+        .unwrap();
+        TestTables {
+            tables: Arc::new(tables),
+            dir,
+        }
+    }
+}
+
+impl Drop for TestTables {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

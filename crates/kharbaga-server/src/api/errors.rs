@@ -1,0 +1,93 @@
+//! Error answers: a status with `{"error": message, "code": code}`, also for unknown
+//! addresses and wrong methods.
+
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+/// An error answer: a status and `{"error": message, "code": code}`.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    pub(crate) fn new(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    pub(crate) fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, code, message)
+    }
+
+    pub(crate) fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        #[derive(Serialize)]
+        struct Body<'a> {
+            error: &'a str,
+            code: &'a str,
+        }
+        let body = Body {
+            error: &self.message,
+            code: self.code,
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+pub(super) fn no_such_game(id: &str) -> ApiError {
+    let shown: String = id.chars().take(40).collect();
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        format!("there is no game '{shown}'"),
+    )
+}
+
+/// The answer to an unknown address: JSON under `/api/`, a short page elsewhere.
+pub(crate) async fn not_found(uri: Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no such API endpoint: {}", uri.path()),
+        )
+        .into_response()
+    } else {
+        (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            "<!doctype html><title>Not found</title><p>Nothing here. <a href=\"/\">Play Kharbaga</a>.</p>",
+        )
+            .into_response()
+    }
+}
+
+/// The answer to a known address with the wrong method.
+pub(crate) async fn method_not_allowed(uri: Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{} does not take this method", uri.path()),
+    )
+}

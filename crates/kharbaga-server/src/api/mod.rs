@@ -1,0 +1,187 @@
+//! The JSON API (documented in `docs/api.md`): the shared state and the routes; the
+//! handlers live in `games` (create, read, move, take back, record) and `search` (the
+//! engine's move, hints), the game state as sent in `state` (with the endgame tables' values
+//! from `tables`), errors in `errors`.
+
+mod checks;
+mod errors;
+mod extract;
+mod games;
+mod ids;
+mod search;
+mod state;
+mod tables;
+
+pub(crate) use errors::{method_not_allowed, not_found};
+
+use crate::engine::EnginePool;
+use crate::store::{GameRow, Store};
+use crate::tables::Tables;
+use crate::Config;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use errors::{no_such_game, ApiError};
+use ids::{is_game_id, now};
+use kharbaga::{Game, Move};
+use state::{replay, GameState};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::OwnedMutexGuard;
+
+/// The request header that carries a game's secret token.
+pub(crate) const TOKEN_HEADER: &str = "x-kharbaga-token";
+
+/// The shortest engine time a request may ask for.
+const MIN_ENGINE_TIME: Duration = Duration::from_millis(10);
+
+/// What every handler shares.
+pub(crate) struct AppState {
+    config: Config,
+    store: Arc<Store>,
+    engines: EnginePool,
+    /// The endgame tables, for the games whose rules they fit.
+    tables: Arc<Tables>,
+    /// One lock per game being changed, so that changes to a game happen one at a time.
+    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// The games whose engine is thinking.
+    thinking: Mutex<HashSet<String>>,
+}
+
+impl AppState {
+    pub fn new(config: Config, store: Store) -> AppState {
+        let tables = Arc::new(Tables::new(config.tables.clone()));
+        AppState {
+            engines: EnginePool::new(
+                config.max_engine_searches,
+                config.engine_hash_mib,
+                Arc::clone(&tables),
+            ),
+            tables,
+            config,
+            store: Arc::new(store),
+            locks: Mutex::new(HashMap::new()),
+            thinking: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Waits for the right to change game `id`.
+    async fn lock_game(&self, id: &str) -> OwnedMutexGuard<()> {
+        let lock = {
+            let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
+            if locks.len() > 1024 {
+                // Forget the locks nobody holds or waits for.
+                locks.retain(|_, l| Arc::strong_count(l) > 1);
+            }
+            Arc::clone(locks.entry(id.to_string()).or_default())
+        };
+        lock.lock_owned().await
+    }
+
+    fn is_thinking(&self, id: &str) -> bool {
+        self.thinking
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(id)
+    }
+
+    /// Runs a database call on the blocking pool.
+    async fn db<T: Send + 'static>(
+        &self,
+        call: impl FnOnce(&Store) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let store = Arc::clone(&self.store);
+        match tokio::task::spawn_blocking(move || call(&store)).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(ApiError::internal(format!("database error: {e}"))),
+            Err(e) => Err(ApiError::internal(format!("database call failed: {e}"))),
+        }
+    }
+
+    /// Reads and replays a game.
+    async fn load(&self, id: &str) -> Result<(GameRow, Game), ApiError> {
+        if !is_game_id(id) {
+            return Err(no_such_game(id));
+        }
+        let key = id.to_string();
+        let row = self
+            .db(move |s| s.load(&key))
+            .await?
+            .ok_or_else(|| no_such_game(id))?;
+        let game = replay(&row)
+            .map_err(|e| ApiError::internal(format!("stored game {id} cannot be replayed: {e}")))?;
+        Ok((row, game))
+    }
+
+    async fn save_moves(&self, row: &mut GameRow, game: &Game) -> Result<(), ApiError> {
+        row.moves = game.moves().iter().map(Move::to_string).collect();
+        row.updated = now();
+        let (id, moves, updated) = (row.id.clone(), row.moves.clone(), row.updated);
+        self.db(move |s| s.set_moves(&id, &moves, updated)).await
+    }
+
+    fn movetime(&self, requested_ms: Option<u64>) -> Result<Duration, ApiError> {
+        let time = match requested_ms {
+            None => self.config.default_engine_time,
+            Some(ms) => Duration::from_millis(ms),
+        };
+        if time < MIN_ENGINE_TIME {
+            return Err(ApiError::bad_request(format!(
+                "movetime_ms must be at least {}",
+                MIN_ENGINE_TIME.as_millis()
+            )));
+        }
+        Ok(time.min(self.config.max_engine_time))
+    }
+
+    /// The game state to send, with the tables' values of the current position.
+    async fn state(&self, row: &GameRow, game: &Game) -> GameState {
+        let tables = tables::values(&self.tables, game).await;
+        GameState::new(row, game, self.is_thinking(&row.id), tables)
+    }
+}
+
+/// Marks a game as thinking while alive.
+struct ThinkingMark {
+    app: Arc<AppState>,
+    id: String,
+}
+
+impl ThinkingMark {
+    fn new(app: &Arc<AppState>, id: &str) -> ThinkingMark {
+        app.thinking
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_string());
+        ThinkingMark {
+            app: Arc::clone(app),
+            id: id.to_string(),
+        }
+    }
+}
+
+impl Drop for ThinkingMark {
+    fn drop(&mut self) {
+        self.app
+            .thinking
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
+    }
+}
+
+/// The API's routes.
+pub(crate) fn router(app: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/api/meta", get(games::meta))
+        .route("/api/games", post(games::create))
+        .route("/api/games/{id}", get(games::get_game))
+        .route("/api/games/{id}/moves", post(games::make_move))
+        .route("/api/games/{id}/engine", post(search::engine_move))
+        .route("/api/games/{id}/undo", post(games::undo))
+        .route("/api/games/{id}/hint", post(search::hint))
+        .route("/api/games/{id}/record", get(games::record))
+        .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
+        .with_state(app)
+}

@@ -1,0 +1,172 @@
+//! The handlers that search: the engine's move and hints.
+
+use super::checks::{
+    authorize, check_level, check_not_over, check_not_thinking, check_ply, player_of,
+};
+use super::errors::ApiError;
+use super::extract::{Body, GameId};
+use super::state::GameState;
+use super::{AppState, ThinkingMark};
+use crate::engine::SearchError;
+use crate::store::Player;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+use kharbaga::{Color, Move};
+use kharbaga_engine::{Report, Score};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EngineRequest {
+    /// Playing level 1-10 (default: the engine player's level, else 10).
+    level: Option<u8>,
+    /// Thinking time in milliseconds (default and maximum set by the server).
+    movetime_ms: Option<u64>,
+    /// The number of moves the client believes have been played.
+    ply: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct ScoreJson {
+    /// `centi` (centi-men), `win` or `loss` (in `value` plies).
+    kind: &'static str,
+    value: i64,
+    /// The side whose point of view the score takes (the side to move when searched).
+    side: &'static str,
+}
+
+#[derive(Serialize)]
+struct SearchJson {
+    best: Option<String>,
+    score: ScoreJson,
+    depth: u32,
+    nodes: u64,
+    pv: Vec<String>,
+    time_ms: u128,
+}
+
+impl SearchJson {
+    fn new(report: &Report, side: Color) -> SearchJson {
+        let (kind, value) = match report.score {
+            Score::Centi(c) => ("centi", i64::from(c)),
+            Score::WinIn(n) => ("win", i64::from(n)),
+            Score::LossIn(n) => ("loss", i64::from(n)),
+            // From the endgame tables: -1 when the distance is not known.
+            Score::TableWin(n) => ("tb-win", n.map_or(-1, i64::from)),
+            Score::TableDraw => ("tb-draw", 0),
+            Score::TableLoss(n) => ("tb-loss", n.map_or(-1, i64::from)),
+        };
+        SearchJson {
+            best: report.best.map(|m| m.to_string()),
+            score: ScoreJson {
+                kind,
+                value,
+                side: side.name(),
+            },
+            depth: report.depth,
+            nodes: report.nodes,
+            pv: report.pv.iter().map(Move::to_string).collect(),
+            time_ms: report.time.as_millis(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub(super) struct EngineMoved {
+    state: GameState,
+    search: SearchJson,
+}
+
+fn search_failed(e: SearchError) -> ApiError {
+    ApiError::internal(e.to_string())
+}
+
+pub(super) async fn engine_move(
+    State(app): State<Arc<AppState>>,
+    GameId(id): GameId,
+    headers: HeaderMap,
+    Body(req): Body<EngineRequest>,
+) -> Result<Json<EngineMoved>, ApiError> {
+    let movetime = app.movetime(req.movetime_ms)?;
+    if let Some(level) = req.level {
+        check_level(level)?;
+    }
+    check_not_thinking(&app, &id)?;
+    let lock = app.lock_game(&id).await;
+    let (mut row, mut game) = app.load(&id).await?;
+    authorize(&row, &headers)?;
+    check_ply(&game, req.ply)?;
+    check_not_over(&game)?;
+    let side = game.position().turn();
+    let level = req.level.unwrap_or(match player_of(&row, side) {
+        Player::Engine { level } => level,
+        Player::Human => 10,
+    });
+    let mark = ThinkingMark::new(&app, &id);
+    let worker = Arc::clone(&app);
+    // The search goes on, and its move is stored, even if the client goes away.
+    let task = tokio::spawn(async move {
+        let _lock = lock;
+        let _mark = mark;
+        let report = worker
+            .engines
+            .search(game.clone(), level, movetime)
+            .await
+            .map_err(search_failed)?;
+        let best = report
+            .best
+            .ok_or_else(|| ApiError::internal("the engine found no move"))?;
+        game.play(&best)
+            .map_err(|e| ApiError::internal(format!("the engine's move was refused: {e}")))?;
+        worker.save_moves(&mut row, &game).await?;
+        Ok::<_, ApiError>((row, game, report))
+    });
+    let (row, game, report) = task
+        .await
+        .map_err(|e| ApiError::internal(format!("the engine task failed: {e}")))??;
+    Ok(Json(EngineMoved {
+        state: app.state(&row, &game).await,
+        search: SearchJson::new(&report, side),
+    }))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HintRequest {
+    /// Playing level 1-10 (10 by default).
+    level: Option<u8>,
+    /// Thinking time in milliseconds (default and maximum set by the server).
+    movetime_ms: Option<u64>,
+}
+
+#[derive(Serialize)]
+pub(super) struct HintJson {
+    ply: usize,
+    search: SearchJson,
+}
+
+pub(super) async fn hint(
+    State(app): State<Arc<AppState>>,
+    GameId(id): GameId,
+    headers: HeaderMap,
+    Body(req): Body<HintRequest>,
+) -> Result<Json<HintJson>, ApiError> {
+    let movetime = app.movetime(req.movetime_ms)?;
+    let level = check_level(req.level.unwrap_or(10))?;
+    let (row, game) = app.load(&id).await?;
+    authorize(&row, &headers)?;
+    check_not_over(&game)?;
+    let side = game.position().turn();
+    let ply = game.moves().len();
+    let report = app
+        .engines
+        .search(game, level, movetime)
+        .await
+        .map_err(search_failed)?;
+    Ok(Json(HintJson {
+        ply,
+        search: SearchJson::new(&report, side),
+    }))
+}
