@@ -26,8 +26,9 @@ use std::time::{Duration, Instant};
 ///
 /// Each player is `random` (a random legal move), `greedy` (the move that wins the most
 /// material at once), or engine settings KEY=VALUE,... with the keys level (1-10, default
-/// 10), movetime (milliseconds a move), depth, nodes, hash (MiB, default 16) and threads; an
-/// engine given none of movetime, depth and nodes thinks --movetime milliseconds a move. For
+/// 10), movetime (milliseconds a move), depth, nodes, hash (MiB, default 16), threads and
+/// tables (an endgame table directory; none by default); an engine given none of movetime,
+/// depth and nodes thinks --movetime milliseconds a move. For
 /// experiments the engine's search switches and weights are accepted too (lmr,
 /// aspiration, forced, ttcut, history, zero, weights: see the engine's player_from_spec),
 /// e.g. --first lmr=0 --second lmr=1 --sprt elo0=0,elo1=10.
@@ -141,6 +142,8 @@ struct EngineSpec {
     threads: Option<usize>,
     /// Settings for experiments, passed on to the engine's own player specification.
     experiments: Vec<String>,
+    /// The endgame tables' directory.
+    tables: Option<String>,
 }
 
 /// The engine's settings for experiments (see `kharbaga_engine::selfplay::player_from_spec`).
@@ -194,13 +197,14 @@ impl std::str::FromStr for PlayerSpec {
                 "nodes" => spec.nodes = Some(read(key, value, 1, u64::MAX)?),
                 "hash" => spec.hash = Some(read(key, value, 1, 65_536)?),
                 "threads" => spec.threads = Some(read(key, value, 1, 256)?),
+                "tables" => spec.tables = Some(value.to_string()),
                 _ if EXPERIMENT_KEYS.contains(&key) => {
                     spec.experiments.push(format!("{key}={value}"))
                 }
                 _ => {
                     return Err(format!(
                     "unknown engine setting '{key}' (level, movetime, depth, nodes, hash, threads, \
-                     or for experiments {})",
+                     tables, or for experiments {})",
                     EXPERIMENT_KEYS.join(", ")
                 ))
                 }
@@ -246,7 +250,7 @@ impl EngineSpec {
     }
 
     /// The engine's own player specification of these settings.
-    fn engine_spec(&self, default_movetime: u64) -> String {
+    fn engine_spec(&self, default_movetime: u64, rules: &Rules) -> String {
         let options = self.options();
         let limits = self.limits(default_movetime);
         let mut items = vec![
@@ -264,6 +268,10 @@ impl EngineSpec {
             items.push(format!("movetime={}", t.as_millis()));
         }
         items.extend(self.experiments.iter().cloned());
+        if let Some(dir) = &self.tables {
+            items.push(format!("tables={dir}"));
+            items.push(format!("tables-rules={}", rules.to_string().replace(',', "+")));
+        }
         format!("engine:{}", items.join(","))
     }
 }
@@ -528,12 +536,21 @@ fn contestant(
         (PlayerSpec::Random, None) => internal(format!("random:{seed}"), None),
         (PlayerSpec::Greedy, None) => internal(format!("greedy:{seed}"), None),
         (PlayerSpec::Engine(spec), None) => {
-            internal(spec.engine_spec(movetime), spec.limits(movetime).movetime)
+            internal(spec.engine_spec(movetime, &rules), spec.limits(movetime).movetime)
         }
-        (PlayerSpec::Engine(spec), Some(_)) if !spec.experiments.is_empty() => Err(format!(
-            "{} are settings of this program's engine, not of an external one",
-            spec.experiments.join(", ")
-        )),
+        (PlayerSpec::Engine(spec), Some(_))
+            if !spec.experiments.is_empty() || spec.tables.is_some() =>
+        {
+            Err(format!(
+                "{} are settings of this program's engine, not of an external one",
+                spec.experiments
+                    .iter()
+                    .map(String::as_str)
+                    .chain(spec.tables.as_ref().map(|_| "tables"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
         (PlayerSpec::Engine(spec), Some(command)) => {
             let mut external = External {
                 command: command.to_string(),
@@ -1137,10 +1154,10 @@ mod tests {
         };
         assert_eq!(spec.experiments, ["lmr=0", "history=1"]);
         assert_eq!(
-            spec.engine_spec(100),
+            spec.engine_spec(100, &Rules::standard()),
             "engine:level=9,hash=16,threads=1,movetime=100,lmr=0,history=1"
         );
-        assert!(Internal::new(spec.engine_spec(100)).is_ok());
+        assert!(Internal::new(spec.engine_spec(100, &Rules::standard())).is_ok());
         let e = contestant(
             &PlayerSpec::Engine(spec),
             Some("other-engine"),

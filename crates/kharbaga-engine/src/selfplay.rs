@@ -240,6 +240,8 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
             let mut limits = Limits::default();
             let mut params = crate::SearchParams::default();
             let mut weights = crate::eval::Weights::default();
+            let mut tables_dir: Option<String> = None;
+            let mut tables_rules = kharbaga::Rules::standard();
             for item in args.split(',').filter(|s| !s.is_empty()) {
                 let (key, value) = item
                     .split_once('=')
@@ -268,6 +270,14 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
                         }
                         weights.0[f] = [0, 0];
                     }
+                    "tables" => tables_dir = Some(value.to_string()),
+                    // Rules with overrides are written with `+` for `,` in a spec.
+                    "tables-rules" => {
+                        tables_rules = value
+                            .replace('+', ",")
+                            .parse()
+                            .map_err(|e| format!("tables-rules: {e}"))?
+                    }
                     "weights" => {
                         let text = std::fs::read_to_string(value)
                             .map_err(|e| format!("weights: cannot read {value}: {e}"))?;
@@ -276,6 +286,14 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
                     }
                     _ => return Err(format!("unknown engine setting '{key}'")),
                 }
+            }
+            if let Some(dir) = tables_dir {
+                let tb = kharbaga_tablebase::tablebase::Tablebase::open(
+                    std::path::Path::new(&dir),
+                    tables_rules,
+                )
+                .map_err(|e| format!("tables: {e}"))?;
+                options.tables = Some(std::sync::Arc::new(tb));
             }
             let mut player = EnginePlayer::new(options, limits);
             player.engine.set_params(params);

@@ -230,6 +230,24 @@ pub struct SliceIndex {
     len: u64,
 }
 
+/// The men part of a place (see [`SliceIndex::men_part`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MenPart {
+    men_m: u64,
+    men_o: u64,
+    men: u64,
+    mirrored: bool,
+    occupied: u64,
+}
+
+impl MenPart {
+    /// Whether the setup has the men this part was made from.
+    #[inline]
+    pub fn same_men(&self, s: &Setup) -> bool {
+        (s.black & !s.mullahs).0 == self.men_m && (s.white & !s.mullahs).0 == self.men_o
+    }
+}
+
 /// Where a position lies in its table, and whether it had to be mirrored to get there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Place {
@@ -300,19 +318,20 @@ impl SliceIndex {
     /// move.
     #[inline]
     pub fn place_setup(&self, s: &Setup) -> Place {
+        self.place_with(&self.men_part(s), s)
+    }
+
+    /// The men part of a setup's place: what all positions with its men share (the
+    /// generator reuses it for every Mullah move of a position).
+    #[inline]
+    pub fn men_part(&self, s: &Setup) -> MenPart {
         let men_m = (s.black & !s.mullahs).0;
         let men_o = (s.white & !s.mullahs).0;
-        let k1 = (s.black & s.mullahs).0;
-        let k2 = (s.white & s.mullahs).0;
         let rm = rank_places(men_m) as usize;
-        match self.mover.kind[rm] {
+        let (men, mirrored) = match self.mover.kind[rm] {
             NON_SYMMETRIC => {
                 let ro = rank_places(men_o >> 5);
-                let men = u64::from(self.mover.dense[rm]) * self.opp_all + ro;
-                Place {
-                    index: self.with_mullahs(men, men_m | men_o, k1, k2),
-                    mirrored: false,
-                }
+                (u64::from(self.mover.dense[rm]) * self.opp_all + ro, false)
             }
             SYMMETRIC => {
                 let ro = rank_places(men_o >> 5) as usize;
@@ -328,32 +347,45 @@ impl SliceIndex {
                 };
                 let men =
                     self.ns_part + u64::from(self.mover.dense[rm]) * self.opp_canonical + dense_o;
-                let (k1, k2, occupied) = if mirrored {
-                    (
-                        mirror(Bitboard(k1)).0,
-                        mirror(Bitboard(k2)).0,
-                        men_m | mirror(Bitboard(men_o)).0,
-                    )
-                } else {
-                    (k1, k2, men_m | men_o)
-                };
-                Place {
-                    index: self.with_mullahs(men, occupied, k1, k2),
-                    mirrored,
-                }
+                (men, mirrored)
             }
             _ => {
                 let m = |b: u64| mirror(Bitboard(b)).0;
-                let (men_m, men_o) = (m(men_m), m(men_o));
-                let rm = rank_places(men_m) as usize;
+                let rm = rank_places(m(men_m)) as usize;
                 debug_assert_eq!(self.mover.kind[rm], NON_SYMMETRIC);
-                let ro = rank_places(men_o >> 5);
-                let men = u64::from(self.mover.dense[rm]) * self.opp_all + ro;
-                Place {
-                    index: self.with_mullahs(men, men_m | men_o, m(k1), m(k2)),
-                    mirrored: true,
-                }
+                let ro = rank_places(m(men_o) >> 5);
+                (u64::from(self.mover.dense[rm]) * self.opp_all + ro, true)
             }
+        };
+        let occupied = men_m | men_o;
+        MenPart {
+            men_m,
+            men_o,
+            men,
+            mirrored,
+            occupied: if mirrored {
+                mirror(Bitboard(occupied)).0
+            } else {
+                occupied
+            },
+        }
+    }
+
+    /// The place of a setup whose men part is `part` (from [`SliceIndex::men_part`] of a
+    /// setup with the same men).
+    #[inline]
+    pub fn place_with(&self, part: &MenPart, s: &Setup) -> Place {
+        debug_assert!(part.same_men(s));
+        let k1 = (s.black & s.mullahs).0;
+        let k2 = (s.white & s.mullahs).0;
+        let (k1, k2) = if part.mirrored {
+            (mirror(Bitboard(k1)).0, mirror(Bitboard(k2)).0)
+        } else {
+            (k1, k2)
+        };
+        Place {
+            index: self.with_mullahs(part.men, part.occupied, k1, k2),
+            mirrored: part.mirrored,
         }
     }
 

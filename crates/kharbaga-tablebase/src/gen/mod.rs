@@ -26,8 +26,9 @@ mod unmove;
 
 pub use unmove::unmoves;
 
+use crate::frame::mirror;
 use crate::frame::{child_setup, mirror_setup, swap_setup};
-use crate::index::SliceIndex;
+use crate::index::{MenPart, Place, SliceIndex};
 use crate::memory::MemoryTables;
 use crate::slice::SliceId;
 use crate::value::{Value, BROKEN, DRAW_CODE};
@@ -100,12 +101,16 @@ struct Work<'a> {
     too_many: std::sync::atomic::AtomicBool,
 }
 
+/// The men part of the last place computed, with its part of the pair.
+type MenCache = Option<(usize, MenPart)>;
+
 /// Per-worker buffers.
 #[derive(Default)]
 struct Scratch {
     moves: Vec<Move>,
     back: Vec<Setup>,
     places: Vec<u64>,
+    men: MenCache,
 }
 
 /// Generates the pair of `pair` (the slice and its flip) under `rules`; the tables of every
@@ -210,10 +215,10 @@ impl Work<'_> {
 
     /// The code of a child (in the mover frame) and, if it is in the pair, its global place.
     #[inline]
-    fn child(&self, child: &Setup) -> (Option<u64>, u16) {
+    fn child(&self, child: &Setup, cache: &mut MenCache) -> (Option<u64>, u16) {
         match self.part_of(SliceId::counts_of(child)) {
             Some(t) => {
-                let g = self.parts[t].offset + self.parts[t].index.place_setup(child).index;
+                let g = self.parts[t].offset + self.place(t, child, cache).index;
                 (Some(g), self.vals[g as usize].load(Relaxed) & CODE)
             }
             None => (
@@ -222,6 +227,21 @@ impl Work<'_> {
                     .code(child)
                     .expect("dependencies were checked before the seed"),
             ),
+        }
+    }
+
+    /// The place of a setup of part `t`, reusing the men part of the last setup with the
+    /// same men.
+    #[inline]
+    fn place(&self, t: usize, s: &Setup, cache: &mut MenCache) -> Place {
+        let index = &self.parts[t].index;
+        match cache {
+            Some((ct, part)) if *ct == t && part.same_men(s) => index.place_with(part, s),
+            _ => {
+                let part = index.men_part(s);
+                *cache = Some((t, part));
+                index.place_with(&part, s)
+            }
         }
     }
 
@@ -242,9 +262,35 @@ impl Work<'_> {
         }
         s.places.clear();
         let mut best: Option<Value> = None;
+        // Children of Mullah moves share the position's men (turned round). Where those men
+        // are not symmetric, two of them are never one place (the mirror image of one has
+        // other men), so they are counted without their places, unless a man move's child
+        // has the mirror image of those men.
+        let men = (setup.black & !setup.mullahs, setup.white & !setup.mullahs);
+        let men_symmetric = mirror(men.0) == men.0 && mirror(men.1) == men.1;
+        let mirrored_men = {
+            let turned = swap_setup(&setup);
+            (
+                mirror(turned.black & !turned.mullahs),
+                mirror(turned.white & !turned.mullahs),
+            )
+        };
+        let mut mullah_children = 0usize;
+        let mut clash = men_symmetric;
+        let mut cache = s.men.take();
         for mv in &s.moves {
             let child = child_setup(&setup, mv);
-            match self.child(&child) {
+            let inside = self.part_of(SliceId::counts_of(&child)).is_some();
+            if inside && !men_symmetric && setup.mullahs.contains(mv.from()) {
+                mullah_children += 1;
+                continue;
+            }
+            if inside
+                && (child.black & !child.mullahs, child.white & !child.mullahs) == mirrored_men
+            {
+                clash = true;
+            }
+            match self.child(&child, &mut cache) {
                 (Some(place), _) => s.places.push(place),
                 (None, code) => {
                     let v = Value::from_code(code).parent();
@@ -254,9 +300,20 @@ impl Work<'_> {
                 }
             }
         }
+        if clash && mullah_children > 0 {
+            // Rare: count the Mullah moves' children by their places after all.
+            mullah_children = 0;
+            for mv in s.moves.iter().filter(|m| setup.mullahs.contains(m.from())) {
+                let child = child_setup(&setup, mv);
+                if let (Some(place), _) = self.child(&child, &mut cache) {
+                    s.places.push(place);
+                }
+            }
+        }
+        s.men = cache;
         s.places.sort_unstable();
         s.places.dedup();
-        let inside = s.places.len();
+        let inside = s.places.len() + mullah_children;
         let cell = &self.vals[g as usize];
         match best {
             Some(v @ Value::Win(_)) => {
@@ -303,7 +360,7 @@ impl Work<'_> {
                 .part_of(SliceId::counts_of(&qf))
                 .expect("an unmove stays in the pair");
             let index = &self.parts[tq].index;
-            let place = index.place_setup(&qf);
+            let place = self.place(tq, &qf, &mut s.men);
             let offset = self.parts[tq].offset;
             if !folded {
                 if !place.mirrored {
@@ -396,7 +453,7 @@ impl Work<'_> {
         let setup = pos.to_setup();
         let best = moves
             .iter()
-            .map(|mv| Value::from_code(self.child(&child_setup(&setup, mv)).1).parent())
+            .map(|mv| Value::from_code(self.child(&child_setup(&setup, mv), &mut s.men).1).parent())
             .max_by_key(|v| v.preference())
             .expect("a counted place has moves");
         s.moves = moves;
