@@ -15,6 +15,9 @@ use exhaustive::{Solved, Solver};
 use kharbaga::{Position, Rules};
 use kharbaga_tablebase::bench::{random_positions, Rng};
 use kharbaga_tablebase::build::{build, BuildOptions};
+use kharbaga_tablebase::files::table_path;
+use kharbaga_tablebase::format::TableFile;
+use kharbaga_tablebase::memory::MemoryTables;
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Value;
 use std::path::PathBuf;
@@ -27,8 +30,19 @@ fn as_value(s: Solved) -> Value {
     }
 }
 
+/// Every table of the directory, decoded into memory (for fast exact lookups).
+fn load(tb: &Tablebase) -> MemoryTables {
+    let mut memory = MemoryTables::new();
+    for slice in tb.slices() {
+        let file = TableFile::open(&table_path(tb.dir(), slice)).unwrap();
+        memory.insert(slice, file.decode_all().unwrap());
+    }
+    memory
+}
+
 /// Compares every position the solver has solved with the tables; returns how many.
 fn compare_memo(tb: &Tablebase, solver: &Solver) -> u64 {
+    let memory = load(tb);
     let mut n = 0;
     let mut wrong = Vec::new();
     solver.for_each_solved(|pos, solved| {
@@ -36,7 +50,7 @@ fn compare_memo(tb: &Tablebase, solver: &Solver) -> u64 {
             return;
         }
         n += 1;
-        let table = tb.probe(&pos).unwrap();
+        let table = memory.value(&pos).unwrap();
         if table != as_value(solved) && wrong.len() < 10 {
             wrong.push(format!(
                 "{}: tables {table}, solver {solved:?}",
