@@ -418,3 +418,206 @@ fn the_die_decides_who_starts() {
     ));
     assert!(!out.contains("Die roll"), "{out}");
 }
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kharbaga-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn tablebase_generate_probe_and_resume() {
+    let dir = temp_dir("tb");
+    let d = dir.to_str().unwrap();
+    let out = run(&["tablebase", "generate", "--pieces", "2", "--dir", d], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("3 slice pairs (3 built now)"),
+        "{}",
+        stdout(&out)
+    );
+    for name in ["0m1k-0m1k", "0m1k-1m0k", "1m0k-0m1k", "1m0k-1m0k"] {
+        assert!(dir.join(format!("{name}.kbt")).is_file(), "{name}");
+    }
+    // A second run builds nothing.
+    let again = run(&["tablebase", "generate", "--pieces", "2", "--dir", d], "");
+    assert!(
+        stdout(&again).contains("(0 built now)"),
+        "{}",
+        stdout(&again)
+    );
+    // The Mullah on e5 must take the man on c3, landing on b2 or a1: a win in 1 either way.
+    let probe = run(&["tablebase", "probe", "--tables", d, "B:BKe5:Wc3"], "");
+    assert!(probe.status.success(), "{}", stderr(&probe));
+    assert_eq!(stdout(&probe), "win 1\ne5xa1 win 1\ne5xb2 win 1\n");
+    // A man on d4 against a man on d6, either to move: the mover steps (it cannot capture)
+    // and the other man takes it (worked out in tests/exhaustive_solver.rs): a loss in 2.
+    let probe = run(&["tablebase", "probe", "--tables", d, "W:Bd4:Wd6"], "");
+    assert_eq!(stdout(&probe).lines().next(), Some("loss 2"));
+    // Batch mode: one line per input line, errors in place, exit status 2 at the end.
+    let batch = run(
+        &["tablebase", "probe", "--tables", d],
+        "B:BKe5:Wc3\nnonsense\nB:Bc3,e3:Wd6\n",
+    );
+    assert_eq!(batch.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&batch).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0], "win 1");
+    assert!(
+        lines[1].starts_with("error: line 2: position string"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].contains("no table for slice 2m0k-1m0k"),
+        "{}",
+        lines[2]
+    );
+    // One position outside the tables: exit status 2, the missing slice named.
+    let missing = run(&["tablebase", "probe", "--tables", d, "B:Bc3,e3:Wd6"], "");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("2m0k-1m0k"),
+        "{}",
+        stderr(&missing)
+    );
+    let verify = run(&["tablebase", "verify", "--dir", d], "");
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    assert!(
+        stdout(&verify).contains("1m0k-1m0k ok: "),
+        "{}",
+        stdout(&verify)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tablebase_damaged_and_foreign_files_are_refused() {
+    let dir = temp_dir("tb-bad");
+    let d = dir.to_str().unwrap();
+    assert!(
+        run(&["tablebase", "generate", "--pieces", "2", "--dir", d], "")
+            .status
+            .success()
+    );
+    // Flip one byte in the middle of a file.
+    let file = dir.join("1m0k-1m0k.kbt");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let probe = run(&["tablebase", "probe", "--tables", d, "B:Bd4:Wd6"], "");
+    assert_eq!(probe.status.code(), Some(2));
+    assert!(stderr(&probe).contains("1m0k-1m0k"), "{}", stderr(&probe));
+    assert!(
+        stderr(&probe).to_lowercase().contains("checksum"),
+        "{}",
+        stderr(&probe)
+    );
+    let verify = run(&["tablebase", "verify", "--dir", d], "");
+    assert_eq!(verify.status.code(), Some(2), "{}", stdout(&verify));
+    // Generating again replaces the damaged file, and only it.
+    let again = run(&["tablebase", "generate", "--pieces", "2", "--dir", d], "");
+    assert!(
+        stdout(&again).contains("(1 built now)"),
+        "{}",
+        stdout(&again)
+    );
+    let probe = run(&["tablebase", "probe", "--tables", d, "B:Bd4:Wd6"], "");
+    assert!(probe.status.success(), "{}", stderr(&probe));
+    // A file built under other rules is foreign here.
+    let other = temp_dir("tb-sideways");
+    let o = other.to_str().unwrap();
+    let built = run(
+        &[
+            "tablebase",
+            "generate",
+            "--rules",
+            "sideways",
+            "--pieces",
+            "2",
+            "--dir",
+            o,
+        ],
+        "",
+    );
+    assert!(built.status.success(), "{}", stderr(&built));
+    std::fs::copy(other.join("1m0k-1m0k.kbt"), &file).unwrap();
+    let probe = run(&["tablebase", "probe", "--tables", d, "B:Bd4:Wd6"], "");
+    assert_eq!(probe.status.code(), Some(2));
+    assert!(
+        stderr(&probe).contains("under sideways"),
+        "{}",
+        stderr(&probe)
+    );
+    // A memory budget too small for the first pair is refused before any work.
+    let small = run(
+        &[
+            "tablebase",
+            "generate",
+            "--rules",
+            "sideways",
+            "--pieces",
+            "2",
+            "--memory",
+            "0",
+            "--dir",
+            o,
+        ],
+        "",
+    );
+    assert!(
+        small.status.success(),
+        "everything is built already: {}",
+        stderr(&small)
+    );
+    let fresh = temp_dir("tb-small");
+    let f = fresh.to_str().unwrap();
+    let small = run(
+        &[
+            "tablebase",
+            "generate",
+            "--pieces",
+            "2",
+            "--memory",
+            "0",
+            "--dir",
+            f,
+        ],
+        "",
+    );
+    assert_eq!(small.status.code(), Some(2));
+    assert!(
+        stderr(&small).contains("memory budget"),
+        "{}",
+        stderr(&small)
+    );
+    for d in [dir, other, fresh] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn tablebase_plan_lists_pairs_in_dependency_order() {
+    let out = run(&["tablebase", "plan", "--pieces", "3"], "");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    // 2 pieces: a Mullah each, a man each, a Mullah against a man (and its flip); 3 pieces:
+    // six pairs.
+    assert_eq!(lines.len(), 9, "{text}");
+    // Two Mullahs on 41 points, in order: 41 * 40 places, nothing before it.
+    assert_eq!(lines[0], "0m1k-0m1k 1640 -");
+    let seen: Vec<&str> = lines.iter().map(|l| l.split(' ').next().unwrap()).collect();
+    for (i, line) in lines.iter().enumerate() {
+        let deps = line.split(' ').nth(2).unwrap();
+        for d in deps.split(',').filter(|d| *d != "-") {
+            let j = seen
+                .iter()
+                .position(|s| s == &d)
+                .expect("dependency listed");
+            assert!(j < i, "{line}");
+        }
+    }
+}
