@@ -2,7 +2,9 @@
 # Builds the endgame tables of up to 4 pieces for every named rule set with the release
 # binary, verifies every stored value against its successors (`kharbaga tablebase verify`),
 # and compares the counts of wins, draws and losses of every slice with the pinned ones in
-# crates/kharbaga-tablebase/tests/data/counts-4.txt. Usage: scripts/tables-ci.sh [KHARBAGA]
+# crates/kharbaga-tablebase/tests/data/counts-4.txt; then checks the standard ones against the
+# exhaustive solver and the engine's conversion of won positions.
+# Usage: scripts/tables-ci.sh [KHARBAGA]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,3 +29,10 @@ if ! diff <(grep -v '^#' "$pinned") "$work/counts.txt"; then
     exit 1
 fi
 echo "tables: counts of all 4 rule sets agree with $pinned"
+
+# The standard tables against the independent exhaustive solver (10,000 random positions and
+# every position it solves on the way), and the engine converting won 4-piece positions.
+KHARBAGA_TABLES="$work/standard" cargo test --release -p kharbaga-tablebase \
+    --test exhaustive_check -- --ignored --nocapture
+KHARBAGA_TABLES="$work/standard" KHARBAGA_PIECES=4 cargo test --release -p kharbaga-engine \
+    --test table_conversion -- --ignored --nocapture

@@ -4,7 +4,8 @@
 //! `KHARBAGA_TABLES=DIR cargo test --release -p kharbaga-engine --test table_conversion --
 //! --ignored --nocapture`, with `KHARBAGA_PIECES` (default 5: the slices of this many
 //! pieces), `KHARBAGA_SAMPLES` (default 200) and `KHARBAGA_MOVETIME` (the defender's
-//! milliseconds a move, default 100).
+//! milliseconds a move, default 100) and `KHARBAGA_MIN_DISTANCE` (the shortest win sampled,
+//! default 3 plies).
 
 use kharbaga::{Game, Rules};
 use kharbaga_engine::selfplay::{play_game, End, EnginePlayer};
@@ -23,6 +24,7 @@ fn the_engine_with_tables_converts_won_positions() {
     let pieces: u32 = env("KHARBAGA_PIECES").map_or(5, |s| s.parse().unwrap());
     let samples: usize = env("KHARBAGA_SAMPLES").map_or(200, |s| s.parse().unwrap());
     let movetime: u64 = env("KHARBAGA_MOVETIME").map_or(100, |s| s.parse().unwrap());
+    let shortest: u16 = env("KHARBAGA_MIN_DISTANCE").map_or(3, |s| s.parse().unwrap());
     let rules = Rules::standard();
     let tb = Arc::new(Tablebase::open(std::path::Path::new(&dir), rules).unwrap());
     let slices: Vec<_> = tb
@@ -37,7 +39,7 @@ fn the_engine_with_tables_converts_won_positions() {
     while won.len() < samples {
         for pos in random_positions(&slices, 1000, &mut rng) {
             if let Ok(Value::Win(d)) = tb.probe(&pos) {
-                if d >= 3 && won.len() < samples {
+                if d >= shortest && won.len() < samples {
                     won.push((pos, d));
                 }
             }
