@@ -5,6 +5,7 @@
 
 mod analyze;
 mod args;
+mod batch;
 mod bench;
 mod board_view;
 mod elo;

@@ -270,7 +270,10 @@ impl EngineSpec {
         items.extend(self.experiments.iter().cloned());
         if let Some(dir) = &self.tables {
             items.push(format!("tables={dir}"));
-            items.push(format!("tables-rules={}", rules.to_string().replace(',', "+")));
+            items.push(format!(
+                "tables-rules={}",
+                rules.to_string().replace(',', "+")
+            ));
         }
         format!("engine:{}", items.join(","))
     }
@@ -535,9 +538,10 @@ fn contestant(
     match (spec, command) {
         (PlayerSpec::Random, None) => internal(format!("random:{seed}"), None),
         (PlayerSpec::Greedy, None) => internal(format!("greedy:{seed}"), None),
-        (PlayerSpec::Engine(spec), None) => {
-            internal(spec.engine_spec(movetime, &rules), spec.limits(movetime).movetime)
-        }
+        (PlayerSpec::Engine(spec), None) => internal(
+            spec.engine_spec(movetime, &rules),
+            spec.limits(movetime).movetime,
+        ),
         (PlayerSpec::Engine(spec), Some(_))
             if !spec.experiments.is_empty() || spec.tables.is_some() =>
         {

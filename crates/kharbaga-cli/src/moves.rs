@@ -2,8 +2,9 @@
 //! input (a batch mode for tools).
 
 use crate::args::{CliError, RulesArgs};
+use crate::batch::answer_lines;
 use kharbaga::{Position, Rules};
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 
 /// List the legal moves of a position
 ///
@@ -72,36 +73,16 @@ fn batch(
     input: impl io::Read,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    let mut input = BufReader::new(input);
-    let mut line = Vec::new();
-    let mut bad = false;
-    for number in 1.. {
-        // A caller may wait for each answer before writing the next line: flush before a
-        // read that could block.
-        if input.buffer().is_empty() {
-            out.flush()?;
-        }
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        let answer = std::str::from_utf8(&line)
-            .map_err(|_| "not valid UTF-8".to_string())
-            .and_then(|text| text.parse::<Position>().map_err(|e| e.to_string()))
-            .map(|pos| move_list(&pos, rules, paths).join(" "));
-        match answer {
-            Ok(moves) => writeln!(out, "{moves}")?,
-            Err(e) => {
-                bad = true;
-                eprintln!("kharbaga: line {number}: {e}");
-                writeln!(out)?;
-            }
-        }
-    }
-    out.flush()?;
-    if bad {
-        Err(CliError::Reported)
-    } else {
-        Ok(())
-    }
+    answer_lines(
+        input,
+        out,
+        |text| {
+            let pos = text.parse::<Position>().map_err(|e| e.to_string())?;
+            Ok(move_list(&pos, rules, paths).join(" "))
+        },
+        |number, e, out| {
+            eprintln!("kharbaga: line {number}: {e}");
+            writeln!(out)
+        },
+    )
 }

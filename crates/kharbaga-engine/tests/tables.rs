@@ -16,14 +16,7 @@ fn tables() -> Arc<Tablebase> {
     TB.get_or_init(|| {
         let dir: PathBuf =
             std::env::temp_dir().join(format!("kharbaga-engine-tables-{}", std::process::id()));
-        let opts = BuildOptions {
-            rules: Rules::standard(),
-            max_pieces: 3,
-            slice: None,
-            dir: dir.clone(),
-            threads: 2,
-            memory_budget: None,
-        };
+        let opts = BuildOptions::new(Rules::standard(), 3, dir.clone());
         build(&opts, &|_| {}, &mut |_| {}).unwrap();
         Arc::new(Tablebase::open(&dir, Rules::standard()).unwrap())
     })

@@ -32,6 +32,21 @@ pub struct BuildOptions {
     pub memory_budget: Option<u64>,
 }
 
+impl BuildOptions {
+    /// Every slice of at most `max_pieces` pieces into `dir`, on every core, without a
+    /// memory limit.
+    pub fn new(rules: Rules, max_pieces: u32, dir: PathBuf) -> BuildOptions {
+        BuildOptions {
+            rules,
+            max_pieces,
+            slice: None,
+            dir,
+            threads: 0,
+            memory_budget: None,
+        }
+    }
+}
+
 /// What happened to one pair.
 #[derive(Clone, Debug)]
 pub struct PairReport {

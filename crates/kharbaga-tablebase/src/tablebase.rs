@@ -99,8 +99,7 @@ impl fmt::Debug for Tablebase {
 /// use kharbaga_tablebase::tablebase::Tablebase;
 /// use kharbaga_tablebase::value::Value;
 /// let rules = Rules::standard();
-/// let opts = BuildOptions { rules, max_pieces: 2, slice: None, dir: dir.clone(), threads: 1, memory_budget: None };
-/// build(&opts, &|_| {}, &mut |_| {}).unwrap();
+/// build(&BuildOptions::new(rules, 2, dir.clone()), &|_| {}, &mut |_| {}).unwrap();
 /// let tb = Tablebase::open(&dir, rules).unwrap();
 /// // A Mullah on e5 takes the man on c3 at once: a win in 1.
 /// let pos = Position::from_fen("B:BKe5:Wc3").unwrap();

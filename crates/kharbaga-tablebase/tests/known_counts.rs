@@ -1,10 +1,11 @@
 //! The generator's counts of wins, draws and losses agree with an independent
 //! implementation's for every 2- and 3-piece slice under `standard`.
 
-use kharbaga::Rules;
+use kharbaga::{Position, Rules};
 use kharbaga_tablebase::gen::generate_in_memory;
 use kharbaga_tablebase::slice::SliceId;
 use kharbaga_tablebase::stats::SliceStats;
+use kharbaga_tablebase::value::Value;
 
 #[test]
 fn two_and_three_piece_counts_match_the_independent_implementation() {
@@ -38,4 +39,30 @@ fn two_and_three_piece_counts_match_the_independent_implementation() {
     }
     assert_eq!(rows, 32);
     assert_eq!((wins, draws, losses), (478122, 114178, 266150));
+}
+
+/// Endgames worked out by hand (each derivation is written out beside the same position in
+/// `exhaustive_solver.rs`): a position with no move, captures of the last piece, a lone
+/// Mullah against one and two men, two Mullahs against one, a man against a man.
+#[test]
+fn hand_worked_endgames_have_their_values_in_the_tables() {
+    let tables = generate_in_memory(&Rules::standard(), 3).unwrap();
+    let cases = [
+        ("B:Bb8:Wa9,c9", Value::Loss(0)),
+        ("B:Bc3:Wd4", Value::Win(1)),
+        ("W:BKd4:We5", Value::Win(1)),
+        ("B:BKe5:Wc3", Value::Win(1)),
+        ("B:BKa1:Wc3,e5", Value::Win(1)),
+        ("W:BKi5:Wd6", Value::Loss(2)),
+        ("W:BKa5:Wd6", Value::Loss(2)),
+        ("B:BKa1:Wd6", Value::Win(3)),
+        ("W:BKb2,Ki9:WKa1", Value::Loss(2)),
+        ("B:BKa1,Ki9:WKe5", Value::Win(1)),
+        ("B:Bd4:Wd6", Value::Loss(2)),
+        ("W:Bd4:Wd6", Value::Loss(2)),
+    ];
+    for (fen, value) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(tables.value(&pos), Some(value), "{fen}");
+    }
 }

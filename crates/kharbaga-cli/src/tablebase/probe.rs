@@ -2,9 +2,10 @@
 
 use super::{tables_dir, TablesArgs};
 use crate::args::CliError;
+use crate::batch::answer_lines;
 use kharbaga::Position;
 use kharbaga_tablebase::tablebase::{ProbeError, Tablebase};
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 
 /// The exact value of a position from the endgame tables
 ///
@@ -54,33 +55,15 @@ pub fn run(args: &ProbeArgs) -> Result<(), CliError> {
 }
 
 fn batch(tb: &Tablebase, input: impl io::Read, out: &mut impl Write) -> Result<(), CliError> {
-    let mut input = BufReader::new(input);
-    let mut line = Vec::new();
-    let mut bad = false;
-    for number in 1.. {
-        if input.buffer().is_empty() {
-            out.flush()?;
-        }
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        let answer = std::str::from_utf8(&line)
-            .map_err(|_| "not valid UTF-8".to_string())
-            .and_then(|text| text.parse::<Position>().map_err(|e| e.to_string()))
-            .and_then(|pos| tb.probe(&pos).map_err(|e| e.to_string()));
-        match answer {
-            Ok(v) => writeln!(out, "{v}")?,
-            Err(e) => {
-                bad = true;
-                writeln!(out, "error: line {number}: {e}")?;
-            }
-        }
-    }
-    out.flush()?;
-    if bad {
-        Err(CliError::Reported)
-    } else {
-        Ok(())
-    }
+    answer_lines(
+        input,
+        out,
+        |text| {
+            let pos = text.parse::<Position>().map_err(|e| e.to_string())?;
+            tb.probe(&pos)
+                .map(|v| v.to_string())
+                .map_err(|e| e.to_string())
+        },
+        |number, e, out| writeln!(out, "error: line {number}: {e}"),
+    )
 }

@@ -96,14 +96,7 @@ impl TestTables {
     /// debug build).
     pub async fn build(max_pieces: u32) -> TestTables {
         let dir = fresh_dir("tables");
-        let opts = BuildOptions {
-            rules: Rules::standard(),
-            max_pieces,
-            slice: None,
-            dir: dir.clone(),
-            threads: 2,
-            memory_budget: None,
-        };
+        let opts = BuildOptions::new(Rules::standard(), max_pieces, dir.clone());
         let tables = tokio::task::spawn_blocking(move || {
             build(&opts, &|_| {}, &mut |_| {}).expect("the tables build");
             Tablebase::open(&opts.dir, Rules::standard()).expect("the tables open")
