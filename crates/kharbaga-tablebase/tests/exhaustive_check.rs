@@ -102,7 +102,12 @@ fn compare_random(
 fn tables_of_up_to_three_pieces_agree_with_the_exhaustive_solver() {
     let dir: PathBuf =
         std::env::temp_dir().join(format!("kharbaga-exhaustive-{}", std::process::id()));
-    build(&BuildOptions::new(Rules::standard(), 3, dir.clone()), &|_| {}, &mut |_| {}).unwrap();
+    build(
+        &BuildOptions::new(Rules::standard(), 3, dir.clone()),
+        &|_| {},
+        &mut |_| {},
+    )
+    .unwrap();
     let tb = Tablebase::open(&dir, Rules::standard()).unwrap();
     let mut solver = Solver::new(Rules::standard(), 5_000_000);
     let (solved, _) = compare_random(&tb, &mut solver, 2000, 3, 7);
