@@ -80,15 +80,22 @@ fn rank_places(mut places: u64) -> u64 {
 #[inline]
 fn unrank_places(mut r: u64, k: usize, n: usize) -> u64 {
     let mut out = 0u64;
-    let mut e = n;
+    // Each element is the largest e below the previous one with C(e, i) <= r: a binary
+    // search, since C(e, i) grows with e.
+    let mut high = n;
     for i in (1..=k).rev() {
-        // The largest e with C(e, i) <= r.
-        e -= 1;
-        while BINOMIAL[e][i] > r {
-            e -= 1;
+        let (mut lo, mut hi) = (i - 1, high - 1);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if BINOMIAL[mid][i] <= r {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
-        r -= BINOMIAL[e][i];
-        out |= 1u64 << e;
+        r -= BINOMIAL[lo][i];
+        out |= 1u64 << lo;
+        high = lo;
     }
     out
 }
