@@ -5,7 +5,7 @@
 //! is Black, whose men move up the board. A position with White to move is turned half a
 //! turn (point `p` goes to `40 - p`, a1 to i9) with the colours swapped; its value is the same.
 
-use kharbaga::{Bitboard, Color, Point, Position, Setup, NUM_POINTS};
+use kharbaga::{Bitboard, Color, Position, Setup, NUM_POINTS};
 
 /// The point half a turn away: `(x, y)` to `(8 - x, 8 - y)`, index `p` to `40 - p`.
 #[inline]
@@ -140,14 +140,10 @@ pub fn mover_frame(pos: &Position) -> Position {
     }
 }
 
-/// Whether `p` lies on the mirror axis (file e).
-pub fn on_axis(p: Point) -> bool {
-    MIRROR[p.index()] as usize == p.index()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kharbaga::Point;
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).unwrap()
@@ -162,7 +158,9 @@ mod tests {
         assert_eq!(mirror(p("a1")), p("i1"));
         assert_eq!(mirror(p("b2")), p("h2"));
         assert_eq!(mirror(p("d4") | p("e7")), p("f4") | p("e7"));
-        assert_eq!(Point::all().filter(|&q| on_axis(q)).count(), 5);
+        // The five points of file e are their own images.
+        let fixed = Point::all().filter(|q| MIRROR[q.index()] as usize == q.index());
+        assert_eq!(fixed.count(), 5);
         for q in Point::all() {
             let m = Point::new(MIRROR[q.index()]).unwrap();
             assert_eq!(mirror(Bitboard::from_point(q)), Bitboard::from_point(m));
