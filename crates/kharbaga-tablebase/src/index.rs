@@ -436,11 +436,29 @@ impl SliceIndex {
 
     /// The position at a place, Black to move, or None for a broken place.
     pub fn position(&self, index: u64) -> Option<Position> {
+        self.position_cached(index, &mut None)
+    }
+
+    /// [`SliceIndex::position`], reusing the men sets of the last place decoded with the
+    /// same cache when it has the same men placement (places come in blocks of one).
+    pub fn position_cached(
+        &self,
+        index: u64,
+        cache: &mut Option<(u64, u64, u64)>,
+    ) -> Option<Position> {
         if index >= self.len {
             return None;
         }
         let (_, k1n, _, k2n) = self.slice.counts();
-        let (men_m, men_o) = self.men_sets(index / self.block);
+        let men = index / self.block;
+        let (men_m, men_o) = match *cache {
+            Some((m, a, b)) if m == men => (a, b),
+            _ => {
+                let (a, b) = self.men_sets(men);
+                *cache = Some((men, a, b));
+                (a, b)
+            }
+        };
         if men_m & men_o != 0 {
             return None;
         }

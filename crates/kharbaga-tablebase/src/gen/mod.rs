@@ -104,6 +104,9 @@ struct Work<'a> {
 /// The men part of the last place computed, with its part of the pair.
 type MenCache = Option<(usize, MenPart)>;
 
+/// The part of the pair and the men sets of the last place decoded.
+type PlaceCache = (usize, Option<(u64, u64, u64)>);
+
 /// Per-worker buffers.
 #[derive(Default)]
 struct Scratch {
@@ -111,6 +114,7 @@ struct Scratch {
     back: Vec<Setup>,
     places: Vec<u64>,
     men: MenCache,
+    decoded: PlaceCache,
 }
 
 /// Generates the pair of `pair` (the slice and its flip) under `rules`; the tables of every
@@ -208,9 +212,12 @@ impl Work<'_> {
         self.parts.iter().position(|p| p.slice.counts() == counts)
     }
 
-    fn position(&self, g: u64) -> Option<Position> {
+    fn position(&self, g: u64, cache: &mut PlaceCache) -> Option<Position> {
         let (t, i) = self.locate(g);
-        self.parts[t].index.position(i)
+        if cache.0 != t {
+            *cache = (t, None);
+        }
+        self.parts[t].index.position_cached(i, &mut cache.1)
     }
 
     /// The code of a child (in the mover frame) and, if it is in the pair, its global place.
@@ -250,7 +257,7 @@ impl Work<'_> {
     }
 
     fn seed(&self, g: u64, s: &mut Scratch) {
-        let Some(pos) = self.position(g) else {
+        let Some(pos) = self.position(g, &mut s.decoded) else {
             self.vals[g as usize].store(BROKEN, Relaxed);
             return;
         };
@@ -386,7 +393,9 @@ impl Work<'_> {
         if v == BROKEN || code == DRAW_CODE || code - 1 != n - 1 {
             return;
         }
-        let pos = self.position(g).expect("a decided place is a position");
+        let pos = self
+            .position(g, &mut s.decoded)
+            .expect("a decided place is a position");
         self.predecessors(g, &pos, s);
         let child_lost = (n - 1) % 2 == 0;
         let places = std::mem::take(&mut s.places);
@@ -447,7 +456,9 @@ impl Work<'_> {
 
     /// The value of place `p` from the current values of all its children.
     fn evaluate(&self, p: u64, s: &mut Scratch) -> Value {
-        let pos = self.position(p).expect("a counted place is a position");
+        let pos = self
+            .position(p, &mut s.decoded)
+            .expect("a counted place is a position");
         let mut moves = std::mem::take(&mut s.moves);
         pos.legal_moves_into(self.rules, &mut moves);
         let setup = pos.to_setup();
