@@ -4,10 +4,15 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// A data directory that does not exist, so that no endgame tables the machine has in the
+/// default place change what the commands answer.
+const NO_TABLES: &str = "/nonexistent/kharbaga-tests";
+
 /// Runs `kharbaga` with `args`, feeding `input` to standard input, with `env` set.
 fn run_with(args: &[&str], input: &str, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kharbaga"));
     cmd.args(args)
+        .env("XDG_DATA_HOME", NO_TABLES)
         .env_remove("KHARBAGA_SEED")
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())

@@ -9,6 +9,8 @@ use std::process::{Command, Output, Stdio};
 fn run(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kharbaga"))
         .args(args)
+        // No endgame tables the machine has in the default place.
+        .env("XDG_DATA_HOME", "/nonexistent/kharbaga-tests")
         .env("KHARBAGA_SEED", "7")
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())

@@ -20,6 +20,8 @@ impl Session {
     fn start() -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kharbaga"))
             .arg("engine")
+            // No endgame tables the machine has in the default place.
+            .env("XDG_DATA_HOME", "/nonexistent/kharbaga-tests")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
