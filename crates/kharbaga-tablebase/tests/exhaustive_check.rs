@@ -134,12 +134,14 @@ fn random_positions_agree_with_the_exhaustive_solver() {
     let max_pieces: u32 =
         env("KHARBAGA_MAX_PIECES").map_or(tb.max_pieces(), |s| s.parse().unwrap());
     let budget: usize = env("KHARBAGA_BUDGET").map_or(5_000_000, |s| s.parse().unwrap());
-    let mut solver = Solver::new(Rules::standard(), budget);
+    // The smaller slices first, with a budget that fits every graph of up to 4 pieces: the
+    // larger positions' captures lead into them, and a memo already holding them keeps the
+    // larger graphs small.
+    let mut solver = Solver::new(Rules::standard(), budget.max(5_000_000));
     solver.remember_failures(1 << 22);
     let start = std::time::Instant::now();
-    // The smaller slices first: the larger positions' captures lead into them, and a memo
-    // already holding them keeps the larger graphs small.
     let (warm, _) = compare_random(&tb, &mut solver, samples, (2, max_pieces - 1), 11);
+    solver.set_max_nodes(budget);
     let (solved, skipped) = compare_random(&tb, &mut solver, samples, (max_pieces, max_pieces), 13);
     let memo = compare_memo(&tb, &solver);
     println!(
