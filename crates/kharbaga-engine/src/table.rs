@@ -51,6 +51,7 @@ pub(crate) fn root(
     if !keeps_value(pos, &best, value, quiet, limit) {
         return None;
     }
+    let pv = line(tb, pos, best);
     for (i, &(mv, v)) in moves.iter().take(multipv).enumerate() {
         on_info(&Info {
             depth: 1,
@@ -59,10 +60,14 @@ pub(crate) fn root(
             score: score_of(v),
             nodes: 0,
             time: clock.elapsed(),
-            pv: line(tb, pos, mv),
+            // The best line is walked once, for the report too.
+            pv: if i == 0 {
+                pv.clone()
+            } else {
+                line(tb, pos, mv)
+            },
         });
     }
-    let pv = line(tb, pos, best);
     Some(Report {
         best: Some(best),
         ponder: pv.get(1).copied(),

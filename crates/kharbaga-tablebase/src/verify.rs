@@ -90,7 +90,7 @@ pub fn verify_dir(
             let file = open_checked(&path, rules, s)?;
             memory.insert(s, file.decode_all().map_err(BuildError::Format)?);
             if members.contains(&s) {
-                check_wdl(&file, &memory, s)?;
+                check_wdl(&file, &path, &memory, s)?;
             }
         }
         for &s in &members {
@@ -106,6 +106,7 @@ pub fn verify_dir(
 /// first and last).
 fn check_wdl(
     file: &crate::format::TableFile,
+    path: &Path,
     memory: &MemoryTables,
     s: SliceId,
 ) -> Result<(), BuildError> {
@@ -126,7 +127,7 @@ fn check_wdl(
         };
         if w != expected {
             return Err(BuildError::Format(crate::format::FormatError::Corrupt {
-                path: table_path(Path::new(""), s),
+                path: path.to_path_buf(),
                 reason: format!(
                     "place {i}: the win/draw/loss part says {w}, the values {expected}"
                 ),
