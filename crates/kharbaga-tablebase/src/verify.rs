@@ -1,7 +1,7 @@
 //! Verification of stored tables: every value re-derived from the stored values of its
 //! successors (found with the rules library's move generation, not with the generator's
 //! unmoves or counters), and the fast win/draw/loss part of each file checked against the
-//! full values.
+//! full values at every 61st place.
 
 use crate::build::{open_checked, BuildError};
 use crate::files::{slice_of_file, table_path};
