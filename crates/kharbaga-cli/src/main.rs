@@ -15,7 +15,9 @@ mod moves;
 mod perft;
 mod play;
 mod serve;
+mod solve;
 mod tablebase;
+mod verify_proof;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -42,6 +44,8 @@ enum Command {
     Bench(bench::BenchArgs),
     Serve(serve::ServeArgs),
     Tablebase(tablebase::TablebaseArgs),
+    Solve(Box<solve::SolveArgs>),
+    VerifyProof(verify_proof::VerifyProofArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +59,9 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Tablebase(args) => tablebase::run(&args),
+        Command::Solve(args) => solve::run(&args),
+        // Its own exit status: 1 when the proof does not hold.
+        Command::VerifyProof(args) => return verify_proof::run(&args),
     };
     args::exit_status(result)
 }

@@ -8,3 +8,8 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod dfpn;
+pub mod extract;
+pub mod proof_file;
+pub mod solve;
+pub mod tt;

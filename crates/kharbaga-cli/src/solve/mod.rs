@@ -1,0 +1,226 @@
+//! `kharbaga solve`: prove the value of a position with the proof-number search, write the
+//! proof, split the work into a frontier and combine the parts.
+
+use crate::analyze::{game_after, nps};
+use crate::args::{CliError, RulesArgs, TablesDir};
+use kharbaga::{Color, Position, Rules};
+use kharbaga_solver::dfpn::{Limits, Progress};
+use kharbaga_solver::proof_file::{save, side_path};
+use kharbaga_solver::solve::{Solution, Solver, Verdict};
+use kharbaga_solver::tt::Tt;
+use kharbaga_tablebase::tablebase::Tablebase;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Prove the value of a position: win, loss or draw for the side to move
+///
+/// Runs a depth-first proof-number search (df-pn) with a transposition table, the endgame
+/// tables as leaves where they exist, and the rules' draws (a repetition is never a win; no
+/// line of a win passes the no-progress limit). Prints the value with the winning move and
+/// the search's figures; the last line, `result: POSITION VALUE [MOVE]`, is for scripts
+/// (VALUE is win, loss, draw or unknown when a limit stopped the search first). Progress
+/// (the root's proof and disproof numbers, nodes, table hits, speed) goes to standard error
+/// on a terminal.
+///
+/// With --proof FILE the proof is written in the format of docs/proof-format.md (gzip when
+/// FILE ends in .gz); a draw is written as two files, FILE with .black and .white before its
+/// extensions, each the strategy of one side that holds the draw. `kharbaga verify-proof`
+/// checks them.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  kharbaga solve --position 'B:Bc3,e3:Wd6,f6'
+  kharbaga solve --moves \"d4-e5 f6xd4 e3xc5\" --time 600 --hash 4096 --proof p.txt.gz
+  kharbaga solve --position 'W:Wc5:Bd4,Ke1' --proof endgame.txt && kharbaga verify-proof endgame.txt")]
+pub struct SolveArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    /// The position to solve: a position string or `start`
+    #[arg(long, value_name = "POSITION", default_value = "start")]
+    position: Position,
+
+    /// Moves played from the position first, separated by spaces (e.g. "d4-e5 f6xd4")
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    moves: String,
+
+    #[command(flatten)]
+    tables: TablesDir,
+
+    /// Transposition table size in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 256,
+          value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+    hash: u32,
+
+    /// Give up after this many seconds
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    time: Option<u64>,
+
+    /// Give up after this many nodes
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+
+    /// Write the proof to this file (see docs/proof-format.md)
+    #[arg(long, value_name = "FILE")]
+    proof: Option<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: &SolveArgs) -> Result<(), CliError> {
+    let rules = args.rules.rules()?;
+    let game = game_after(rules, args.position, &args.moves).map_err(CliError::Input)?;
+    let pos = *game.position();
+    let tables = args.tables.open(&rules)?;
+    let limits = Limits {
+        nodes: args.nodes,
+        deadline: args.time.map(|s| Instant::now() + Duration::from_secs(s)),
+    };
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "solving {} ({} to move) under {rules}{}",
+        pos.to_fen(),
+        color_name(pos.turn()),
+        match &tables {
+            Some(tb) => format!(", tables of up to {} pieces", tb.max_pieces()),
+            None => String::new(),
+        }
+    )?;
+    let solution = solve(
+        &pos,
+        rules,
+        tables.as_deref(),
+        limits,
+        args.hash,
+        args.proof.is_some(),
+    )?;
+    report(&mut out, &pos, &solution)?;
+    if let Some(path) = &args.proof {
+        write_proofs(&mut out, path, &rules, &solution)?;
+    }
+    writeln!(out, "result: {}", result_line(&pos, &solution.verdict))?;
+    Ok(())
+}
+
+/// Solves `pos`, showing progress on a terminal.
+pub fn solve(
+    pos: &Position,
+    rules: Rules,
+    tables: Option<&Tablebase>,
+    limits: Limits,
+    hash_mib: u32,
+    proofs: bool,
+) -> Result<Solution, CliError> {
+    let mut tt = Tt::new(hash_mib as usize);
+    let terminal = io::stderr().is_terminal();
+    let start = Instant::now();
+    let mut show = |p: &Progress| {
+        if terminal {
+            let elapsed = start.elapsed();
+            eprint!(
+                "\r  {} wins?  pn {}  dn {}  nodes {}  tables {}  {} nodes/s   ",
+                color_name(p.prover),
+                p.root.0,
+                p.root.1,
+                p.stats.nodes,
+                p.stats.table_hits,
+                nps(p.stats.nodes, elapsed)
+            );
+        }
+    };
+    let solver = Solver {
+        rules,
+        tables,
+        limits,
+        proofs,
+    };
+    let solution = solver
+        .solve(pos, &mut tt, &mut show)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    if terminal {
+        eprintln!();
+    }
+    Ok(solution)
+}
+
+/// The `result:` line's fields: the position, the value and the winning move.
+pub fn result_line(pos: &Position, verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Win(mv) => format!("{} win {mv}", pos.to_fen()),
+        v => format!("{} {}", pos.to_fen(), v.name()),
+    }
+}
+
+fn report(out: &mut impl Write, pos: &Position, s: &Solution) -> io::Result<()> {
+    let mover = color_name(pos.turn());
+    match &s.verdict {
+        Verdict::Win(mv) => writeln!(out, "{mover} to move wins with {mv}")?,
+        Verdict::Loss => writeln!(out, "{mover} to move loses")?,
+        Verdict::Draw => writeln!(out, "a draw: neither side can force a win")?,
+        Verdict::Unknown => writeln!(out, "unknown: the search stopped at its limit")?,
+    }
+    for search in &s.searches {
+        let outcome = if search.root.proven() {
+            "proven".to_string()
+        } else if search.root.disproven() {
+            "disproven".to_string()
+        } else {
+            format!("open (pn {}, dn {})", search.root.pn, search.root.dn)
+        };
+        writeln!(
+            out,
+            "  {} wins? {outcome}: {} nodes, {} table hits, {} repetitions",
+            color_name(search.prover),
+            search.stats.nodes,
+            search.stats.table_hits,
+            search.stats.repetitions
+        )?;
+    }
+    writeln!(
+        out,
+        "{} nodes in {:.2} s ({} nodes/s)",
+        s.nodes(),
+        s.elapsed.as_secs_f64(),
+        nps(s.nodes(), s.elapsed)
+    )
+}
+
+fn write_proofs(
+    out: &mut impl Write,
+    path: &std::path::Path,
+    rules: &Rules,
+    s: &Solution,
+) -> Result<(), CliError> {
+    if s.proofs.is_empty() {
+        writeln!(out, "no proof written: nothing was proven")?;
+        return Ok(());
+    }
+    let draw = s.proofs.len() > 1;
+    for proof in &s.proofs {
+        let file = if draw {
+            side_path(path, proof.prover)
+        } else {
+            path.to_path_buf()
+        };
+        save(&file, rules, proof)?;
+        writeln!(
+            out,
+            "proof: {} ({} lines, {} {} for {})",
+            file.display(),
+            proof.lines.len(),
+            proof.claim.name(),
+            if draw { "strategy" } else { "proof" },
+            color_name(proof.prover)
+        )?;
+    }
+    Ok(())
+}
+
+/// `Black` or `White`.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}

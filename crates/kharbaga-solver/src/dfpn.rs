@@ -1,0 +1,553 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) with the 1+ε threshold trick
+//! (Pawlewicz and Lew 2007) and evaluation-guided initial numbers.
+//!
+//! One search answers one question: does the prover (a colour) win from a position? Nodes
+//! where the prover is to move are OR nodes, the others AND nodes. Leaves:
+//!
+//! - a position where the side to move has no legal move ends the game;
+//! - a position reached when the no-progress count has reached the rules' limit is a draw, so
+//!   a disproof;
+//! - a position that repeats one on the search path is a draw (the opponent can repeat it
+//!   again), so a disproof; such a disproof depends on the path: it is passed up but stored in
+//!   the table only once the node it repeats is the one being stored or below it (then every
+//!   search of that node meets the same repetition), which avoids the graph-history
+//!   interaction of transpositions (Kishimoto and Müller 2004) at the price of searching
+//!   some positions again;
+//! - a position in the endgame tables has its table value: a win for the prover in `d` plies
+//!   is a proof when the count plus `d` stays within the limit.
+//!
+//! Proofs and disproofs carry the range of no-progress counts they hold for (see
+//! [`crate::tt`]), so a proof found with a low count is not used where the count is too high.
+
+use std::time::Instant;
+
+use kharbaga::{Color, Move, Position, Rules};
+use kharbaga_engine::eval::{evaluate, Weights};
+use kharbaga_tablebase::tablebase::Tablebase;
+use kharbaga_tablebase::value::Value;
+
+use crate::tt::{key, Entry, Tt, INF};
+
+/// No path dependency.
+const NONE: usize = usize::MAX;
+
+/// What a node's numbers are, with what a solved node depends on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Num {
+    /// Proof number (0: proven).
+    pub pn: u32,
+    /// Disproof number (0: disproven).
+    pub dn: u32,
+    /// For a proof, the longest quiet run it needs; for a disproof the least count it holds
+    /// from.
+    pub aux: u32,
+    /// For a proof, the longest line to the end of the game in plies.
+    pub dist: u32,
+    /// For a disproof resting on a repetition: the path index of the repeated position.
+    dep: usize,
+    /// A position where the side to move has no legal move.
+    terminal: bool,
+}
+
+impl Num {
+    fn unknown(pn: u32, dn: u32) -> Num {
+        Num {
+            pn,
+            dn,
+            aux: 0,
+            dist: 0,
+            dep: NONE,
+            terminal: false,
+        }
+    }
+
+    fn proof(aux: u32, dist: u32) -> Num {
+        Num {
+            pn: 0,
+            dn: INF,
+            aux,
+            dist,
+            dep: NONE,
+            terminal: false,
+        }
+    }
+
+    fn disproof(aux: u32, dep: usize) -> Num {
+        Num {
+            pn: INF,
+            dn: 0,
+            aux,
+            dist: 0,
+            dep,
+            terminal: false,
+        }
+    }
+
+    /// Whether the node is proven.
+    pub fn proven(&self) -> bool {
+        self.pn == 0
+    }
+
+    /// Whether the node is disproven.
+    pub fn disproven(&self) -> bool {
+        self.dn == 0
+    }
+
+    /// Whether the side to move has no legal move (the game is over).
+    pub fn terminal(&self) -> bool {
+        self.terminal
+    }
+}
+
+/// When to stop a search that has not finished.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Limits {
+    /// At most this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop at this time.
+    pub deadline: Option<Instant>,
+}
+
+/// Counters of a search.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes expanded (their moves generated).
+    pub nodes: u64,
+    /// Positions answered by the endgame tables.
+    pub table_hits: u64,
+    /// Positions whose numbers came from the transposition table.
+    pub tt_hits: u64,
+    /// Repetitions met on the search path.
+    pub repetitions: u64,
+}
+
+/// What a progress report shows.
+#[derive(Copy, Clone, Debug)]
+pub struct Progress {
+    /// The prover.
+    pub prover: Color,
+    /// The root's proof and disproof numbers at the last update.
+    pub root: (u32, u32),
+    /// The counters so far.
+    pub stats: Stats,
+}
+
+/// A child of an expanded node.
+struct Kid {
+    pos: Position,
+    q: u32,
+    quiet: bool,
+    num: Num,
+}
+
+/// One proof search: the prover, the rules, the tables and the transposition table.
+pub struct Search<'a> {
+    rules: &'a Rules,
+    tables: Option<&'a Tablebase>,
+    tt: &'a mut Tt,
+    prover: Color,
+    limit: u32,
+    weights: Weights,
+    path: Vec<u64>,
+    limits: Limits,
+    aborted: bool,
+    root: (u32, u32),
+    stats: Stats,
+    report_every: u64,
+    next_report: u64,
+    report: Option<&'a mut dyn FnMut(&Progress)>,
+}
+
+impl<'a> Search<'a> {
+    /// A search for a win of `prover`.
+    pub fn new(
+        rules: &'a Rules,
+        tables: Option<&'a Tablebase>,
+        tt: &'a mut Tt,
+        prover: Color,
+    ) -> Search<'a> {
+        Search {
+            rules,
+            tables,
+            tt,
+            prover,
+            limit: rules.no_progress_limit.unwrap_or(u32::MAX),
+            weights: Weights::default(),
+            path: Vec::new(),
+            limits: Limits::default(),
+            aborted: false,
+            root: (1, 1),
+            stats: Stats::default(),
+            report_every: 0,
+            next_report: 0,
+            report: None,
+        }
+    }
+
+    /// Stops the search at these limits.
+    pub fn with_limits(mut self, limits: Limits) -> Search<'a> {
+        self.limits = limits;
+        self
+    }
+
+    /// Calls `report` about every `every` nodes.
+    pub fn with_report(mut self, every: u64, report: &'a mut dyn FnMut(&Progress)) -> Search<'a> {
+        self.report_every = every.max(1);
+        self.report = Some(report);
+        self
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Whether a limit stopped the search.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        self.rules
+    }
+
+    /// The prover.
+    pub fn prover(&self) -> Color {
+        self.prover
+    }
+
+    /// The rules' no-progress limit (`u32::MAX` when there is none).
+    pub fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// Proves or disproves that the prover wins from `pos`, reached with no-progress count
+    /// `q` and no earlier positions, unless a limit stops it first (then the numbers are
+    /// neither 0).
+    pub fn run(&mut self, pos: &Position, q: u32) -> Num {
+        self.path.clear();
+        let leaf = self.leaf(pos, q);
+        if leaf.pn == 0 || leaf.dn == 0 {
+            return leaf;
+        }
+        self.mid(pos, q, INF, INF)
+    }
+
+    /// What is known of a position reached with count `q` outside any search (no path):
+    /// solved when the game is over, the count has reached the limit, the tables hold it or
+    /// the transposition table has a result valid at `q`.
+    pub fn known(&mut self, pos: &Position, q: u32) -> Num {
+        self.path.clear();
+        self.leaf(pos, q)
+    }
+
+    /// The tables' verdict on a position they hold, for the prover at count `q` (see the
+    /// module documentation).
+    pub fn table_verdict(&self, pos: &Position, q: u32) -> Option<Num> {
+        self.table_value(pos, q)
+    }
+
+    /// The numbers of a position before it is expanded: solved when the game is over, the
+    /// count has reached the limit, it repeats the path, or the tables hold it; else from
+    /// the transposition table or the evaluation.
+    fn leaf(&mut self, pos: &Position, q: u32) -> Num {
+        if pos.is_blocked(self.rules) {
+            let mut num = if pos.turn() == self.prover {
+                Num::disproof(0, NONE)
+            } else {
+                Num::proof(0, 0)
+            };
+            num.terminal = true;
+            return num;
+        }
+        if q >= self.limit {
+            return Num::disproof(self.limit, NONE);
+        }
+        let hash = pos.hash();
+        let back = self.path.len().saturating_sub(q as usize);
+        if let Some(i) = self.path[back..].iter().position(|&h| h == hash) {
+            self.stats.repetitions += 1;
+            return Num::disproof(0, back + i);
+        }
+        if let Some(num) = self.table_value(pos, q) {
+            self.stats.table_hits += 1;
+            return num;
+        }
+        if let Some(e) = self.tt.get(key(hash, self.prover)) {
+            if e.proof_at(q, self.limit) {
+                self.stats.tt_hits += 1;
+                return Num::proof(u32::from(e.aux), u32::from(e.dist));
+            }
+            if e.disproof_at(q) {
+                self.stats.tt_hits += 1;
+                return Num::disproof(u32::from(e.aux), NONE);
+            }
+            if e.pn != 0 && e.dn != 0 {
+                self.stats.tt_hits += 1;
+                return Num::unknown(e.pn, e.dn);
+            }
+        }
+        self.initial(pos)
+    }
+
+    /// The tables' verdict on a position they hold, for the prover at count `q`.
+    fn table_value(&self, pos: &Position, q: u32) -> Option<Num> {
+        let tb = self.tables?;
+        if !tb.covers(pos) {
+            return None;
+        }
+        let value = tb.probe(pos).ok()?;
+        let for_prover = match value {
+            _ if pos.turn() == self.prover => value,
+            Value::Win(d) => Value::Loss(d),
+            Value::Loss(d) => Value::Win(d),
+            Value::Draw => Value::Draw,
+        };
+        Some(match for_prover {
+            Value::Win(d) => {
+                let d = u32::from(d);
+                if q.saturating_add(d) <= self.limit {
+                    Num::proof(d.saturating_sub(1), d)
+                } else {
+                    // The fastest win passes the limit: not a proof at this count.
+                    Num::disproof(self.limit.saturating_sub(d).saturating_add(1), NONE)
+                }
+            }
+            Value::Draw | Value::Loss(_) => Num::disproof(0, NONE),
+        })
+    }
+
+    /// Evaluation-guided initial numbers: a position good for the prover gets a small proof
+    /// number and a large disproof number (about one step of 3/4 of a man each).
+    fn initial(&self, pos: &Position) -> Num {
+        let e = evaluate(pos, self.rules, &self.weights);
+        let for_prover = if pos.turn() == self.prover { e } else { -e };
+        Num::unknown(initial_number(-for_prover), initial_number(for_prover))
+    }
+
+    fn poll(&mut self) {
+        if self.limits.nodes.is_some_and(|n| self.stats.nodes >= n)
+            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+        if self.report_every > 0 && self.stats.nodes >= self.next_report {
+            self.next_report = self.stats.nodes + self.report_every;
+            let progress = Progress {
+                prover: self.prover,
+                root: self.root,
+                stats: self.stats,
+            };
+            if let Some(report) = self.report.as_mut() {
+                report(&progress);
+            }
+        }
+    }
+
+    /// Expands `pos` (not a leaf) and searches below it until its proof number reaches
+    /// `th_pn` or its disproof number `th_dn`.
+    fn mid(&mut self, pos: &Position, q: u32, th_pn: u32, th_dn: u32) -> Num {
+        self.stats.nodes += 1;
+        if self.stats.nodes % 1024 == 0 {
+            self.poll();
+        }
+        let depth = self.path.len();
+        let or = pos.turn() == self.prover;
+        let start = self.stats.nodes;
+        self.path.push(pos.hash());
+        let mut kids: Vec<Kid> = pos
+            .legal_moves(self.rules)
+            .iter()
+            .map(|mv| self.kid(pos, mv, q))
+            .collect();
+        loop {
+            let (pn, dn) = numbers(or, &kids);
+            if depth == 0 {
+                self.root = (pn, dn);
+            }
+            if pn >= th_pn || dn >= th_dn || self.aborted {
+                break;
+            }
+            let (best, second) = select(or, &kids);
+            let k = &kids[best];
+            let (c_pn, c_dn) = if or {
+                (
+                    th_pn.min(grow(second)),
+                    sat_add(th_dn - dn, k.num.dn).min(INF),
+                )
+            } else {
+                (
+                    sat_add(th_pn - pn, k.num.pn).min(INF),
+                    th_dn.min(grow(second)),
+                )
+            };
+            let (child, cq) = (k.pos, k.q);
+            kids[best].num = self.mid(&child, cq, c_pn, c_dn);
+        }
+        self.path.pop();
+        let mut num = settle(or, &kids);
+        if num.dep >= depth {
+            num.dep = NONE;
+        }
+        if num.dep == NONE {
+            self.tt.put(Entry {
+                key: key(pos.hash(), self.prover),
+                pn: num.pn,
+                dn: num.dn,
+                work: (self.stats.nodes - start + 1).min(u64::from(u32::MAX)) as u32,
+                dist: num.dist.min(u32::from(u16::MAX)) as u16,
+                aux: num.aux.min(u32::from(u16::MAX)) as u16,
+            });
+        }
+        num
+    }
+
+    fn kid(&mut self, pos: &Position, mv: &Move, q: u32) -> Kid {
+        let child = pos.play(mv);
+        let quiet = !pos.is_progress(mv);
+        let cq = if quiet { q.saturating_add(1) } else { 0 };
+        let num = self.leaf(&child, cq);
+        Kid {
+            pos: child,
+            q: cq,
+            quiet,
+            num,
+        }
+    }
+}
+
+/// The initial number for a position worth `e` centi-men to the side it is the number of
+/// (the prover for the disproof number, the opponent for the proof number).
+fn initial_number(e: i32) -> u32 {
+    (1 + (e + 150).max(0) / 75).min(30) as u32
+}
+
+fn sat_add(a: u32, b: u32) -> u32 {
+    a.saturating_add(b)
+}
+
+/// A sum of numbers: infinite if a term is, otherwise capped just below infinity.
+fn sum(values: impl Iterator<Item = u32>) -> u32 {
+    let mut total: u32 = 0;
+    for v in values {
+        if v >= INF {
+            return INF;
+        }
+        total = total.saturating_add(v);
+    }
+    total.min(INF - 1)
+}
+
+/// The threshold for the best child: the second-best number and a quarter more.
+fn grow(second: u32) -> u32 {
+    if second >= INF {
+        INF
+    } else {
+        (second + second / 4 + 1).min(INF - 1)
+    }
+}
+
+/// The node's proof and disproof numbers from its children's.
+fn numbers(or: bool, kids: &[Kid]) -> (u32, u32) {
+    if kids.is_empty() {
+        // Not reached: a node without moves is a leaf.
+        return if or { (INF, 0) } else { (0, INF) };
+    }
+    let min_pn = kids.iter().map(|k| k.num.pn).min().unwrap_or(INF);
+    let min_dn = kids.iter().map(|k| k.num.dn).min().unwrap_or(INF);
+    if or {
+        (min_pn, sum(kids.iter().map(|k| k.num.dn)))
+    } else {
+        (sum(kids.iter().map(|k| k.num.pn)), min_dn)
+    }
+}
+
+/// The child to search (smallest proof number at an OR node, smallest disproof number at an
+/// AND node) and the second-smallest number.
+fn select(or: bool, kids: &[Kid]) -> (usize, u32) {
+    let n = |k: &Kid| if or { k.num.pn } else { k.num.dn };
+    let mut best = 0;
+    let mut second = INF;
+    for (i, k) in kids.iter().enumerate().skip(1) {
+        if n(k) < n(&kids[best]) {
+            second = n(&kids[best]);
+            best = i;
+        } else if n(k) < second {
+            second = n(k);
+        }
+    }
+    (best, second)
+}
+
+/// The quiet run a proven child adds to its parent's.
+fn proof_run(k: &Kid) -> u32 {
+    if k.num.terminal || !k.quiet {
+        0
+    } else {
+        k.num.aux + 1
+    }
+}
+
+/// The least count at the parent from which a disproven child's disproof holds.
+fn disproof_from(k: &Kid) -> u32 {
+    if k.quiet {
+        k.num.aux.saturating_sub(1)
+    } else {
+        0
+    }
+}
+
+/// The node's numbers after its search, with the proof's run and length or the disproof's
+/// count and path dependency.
+fn settle(or: bool, kids: &[Kid]) -> Num {
+    let (pn, dn) = numbers(or, kids);
+    if pn == 0 {
+        let proven = kids.iter().filter(|k| k.num.pn == 0);
+        return if or {
+            let k = proven
+                .min_by_key(|k| (k.num.dist, proof_run(k)))
+                .expect("proven");
+            Num::proof(proof_run(k), k.num.dist + 1)
+        } else {
+            let run = proven.clone().map(proof_run).max().unwrap_or(0);
+            let dist = proven.map(|k| k.num.dist).max().unwrap_or(0);
+            Num::proof(run, dist + 1)
+        };
+    }
+    if dn == 0 {
+        let disproven = kids.iter().filter(|k| k.num.dn == 0);
+        return if or {
+            let from = disproven.clone().map(disproof_from).max().unwrap_or(0);
+            let dep = disproven.map(|k| k.num.dep).min().unwrap_or(NONE);
+            Num::disproof(from, dep)
+        } else {
+            let k = disproven
+                .min_by_key(|k| (k.num.dep != NONE, disproof_from(k)))
+                .expect("disproven");
+            Num::disproof(disproof_from(k), k.num.dep)
+        };
+    }
+    Num::unknown(pn, dn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_numbers_favour_the_side_ahead() {
+        assert_eq!(initial_number(0), 3);
+        assert_eq!(initial_number(-300), 1);
+        assert!(initial_number(300) > initial_number(0));
+        assert_eq!(initial_number(10_000), 30);
+    }
+
+    #[test]
+    fn sums_saturate_below_infinity_unless_a_term_is_infinite() {
+        assert_eq!(sum([INF - 5, 10].into_iter()), INF - 1);
+        assert_eq!(sum([3, INF].into_iter()), INF);
+        assert_eq!(grow(INF), INF);
+        assert_eq!(grow(4), 6);
+    }
+}
