@@ -427,18 +427,6 @@ fn sat_add(a: u32, b: u32) -> u32 {
     a.saturating_add(b)
 }
 
-/// A sum of numbers: infinite if a term is, otherwise capped just below infinity.
-fn sum(values: impl Iterator<Item = u32>) -> u32 {
-    let mut total: u32 = 0;
-    for v in values {
-        if v >= INF {
-            return INF;
-        }
-        total = total.saturating_add(v);
-    }
-    total.min(INF - 1)
-}
-
 /// The threshold for the best child: the second-best number and a quarter more.
 fn grow(second: u32) -> u32 {
     if second >= INF {
@@ -448,7 +436,10 @@ fn grow(second: u32) -> u32 {
     }
 }
 
-/// The node's proof and disproof numbers from its children's.
+/// The node's proof and disproof numbers from its children's, as weak proof numbers
+/// (Ueda et al. 2008): the sum side is the largest child's number plus one for each other
+/// unsolved child, which keeps the numbers of positions reached by many paths (and of long
+/// lines) from growing out of all proportion, as plain sums do here.
 fn numbers(or: bool, kids: &[Kid]) -> (u32, u32) {
     if kids.is_empty() {
         // Not reached: a node without moves is a leaf.
@@ -457,9 +448,29 @@ fn numbers(or: bool, kids: &[Kid]) -> (u32, u32) {
     let min_pn = kids.iter().map(|k| k.num.pn).min().unwrap_or(INF);
     let min_dn = kids.iter().map(|k| k.num.dn).min().unwrap_or(INF);
     if or {
-        (min_pn, sum(kids.iter().map(|k| k.num.dn)))
+        (min_pn, weak_sum(kids.iter().map(|k| k.num.dn)))
     } else {
-        (sum(kids.iter().map(|k| k.num.pn)), min_dn)
+        (weak_sum(kids.iter().map(|k| k.num.pn)), min_dn)
+    }
+}
+
+/// The largest of the numbers plus one for each other non-zero number: infinite if one is.
+fn weak_sum(values: impl Iterator<Item = u32>) -> u32 {
+    let mut max = 0;
+    let mut nonzero = 0u32;
+    for v in values {
+        if v >= INF {
+            return INF;
+        }
+        if v > 0 {
+            nonzero += 1;
+            max = max.max(v);
+        }
+    }
+    if nonzero == 0 {
+        0
+    } else {
+        max.saturating_add(nonzero - 1).min(INF - 1)
     }
 }
 
@@ -544,9 +555,11 @@ mod tests {
     }
 
     #[test]
-    fn sums_saturate_below_infinity_unless_a_term_is_infinite() {
-        assert_eq!(sum([INF - 5, 10].into_iter()), INF - 1);
-        assert_eq!(sum([3, INF].into_iter()), INF);
+    fn weak_sums_are_the_largest_plus_the_other_unsolved_and_saturate() {
+        assert_eq!(weak_sum([4, 0, 9, 2].into_iter()), 11);
+        assert_eq!(weak_sum([0, 0].into_iter()), 0);
+        assert_eq!(weak_sum([INF - 2, 10, 10].into_iter()), INF - 1);
+        assert_eq!(weak_sum([3, INF].into_iter()), INF);
         assert_eq!(grow(INF), INF);
         assert_eq!(grow(4), 6);
     }

@@ -211,7 +211,7 @@ impl Walk<'_, '_> {
                 return Ok((Some(*mv), Vec::new()));
             }
             let num = self.search.known(&c, cq);
-            if self.settled(&num) && best.is_none_or(|(d, _)| num.dist < d) {
+            if self.settled(&num) && best.map_or(true, |(d, _)| num.dist < d) {
                 best = Some((num.dist, i));
             }
         }

@@ -10,6 +10,7 @@
 pub mod check;
 pub mod dfpn;
 pub mod extract;
+pub mod frontier;
 pub mod proof_file;
 pub mod solve;
 pub mod tt;

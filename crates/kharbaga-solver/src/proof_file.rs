@@ -2,7 +2,7 @@
 //! in `.gz`).
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
@@ -47,6 +47,19 @@ pub fn save(path: &Path, rules: &Rules, proof: &Proof) -> io::Result<()> {
     let mut out = create(path)?;
     write_proof(&mut out, rules, proof)?;
     out.flush()
+}
+
+/// The text of a file, gunzipped when it starts with the gzip magic bytes.
+pub fn read_text(path: &Path) -> io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    let mut text = String::new();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_string(&mut text)?;
+    } else {
+        text =
+            String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    }
+    Ok(text)
 }
 
 fn is_gzip(path: &Path) -> bool {

@@ -185,7 +185,7 @@ fn best_move(search: &mut Search<'_>, pos: &Position) -> Move {
         if !num.proven() {
             num = search.run(&child, q);
         }
-        if num.proven() && best.is_none_or(|(d, _)| num.dist < d) {
+        if num.proven() && best.map_or(true, |(d, _)| num.dist < d) {
             best = Some((num.dist, mv));
         }
     }

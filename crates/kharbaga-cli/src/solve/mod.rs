@@ -1,6 +1,8 @@
 //! `kharbaga solve`: prove the value of a position with the proof-number search, write the
 //! proof, split the work into a frontier and combine the parts.
 
+mod split;
+
 use crate::analyze::{game_after, nps};
 use crate::args::{CliError, RulesArgs, TablesDir};
 use kharbaga::{Color, Position, Rules};
@@ -64,6 +66,19 @@ pub struct SolveArgs {
     /// Write the proof to this file (see docs/proof-format.md)
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
+
+    /// Print the positions K plies below the position that are still open (not over, not
+    /// in the tables), one per line after a `# frontier: ROOT plies K` header, instead of
+    /// solving: each can be solved on its own and the results combined with --combine
+    #[arg(long, value_name = "K", conflicts_with = "combine",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    frontier: Option<u32>,
+
+    /// Combine a frontier file (from --frontier), outputs of `kharbaga solve` on its
+    /// positions and their proof files into the value of the frontier's root (and, with
+    /// --proof, its proof), instead of solving
+    #[arg(long, value_name = "FILES", num_args = 1..)]
+    combine: Vec<PathBuf>,
 }
 
 /// Runs the command.
@@ -72,6 +87,16 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     let game = game_after(rules, args.position, &args.moves).map_err(CliError::Input)?;
     let pos = *game.position();
     let tables = args.tables.open(&rules)?;
+    if let Some(plies) = args.frontier {
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        split::print_frontier(&mut out, &pos, &rules, tables.as_deref(), plies)?;
+        return Ok(out.flush()?);
+    }
+    if !args.combine.is_empty() {
+        let mut out = io::stdout().lock();
+        let proof = args.proof.as_deref();
+        return split::combine(&mut out, &args.combine, &rules, tables.as_deref(), proof);
+    }
     let limits = Limits {
         nodes: args.nodes,
         deadline: args.time.map(|s| Instant::now() + Duration::from_secs(s)),
