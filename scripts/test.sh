@@ -2,9 +2,9 @@
 # Runs every test of the project: the browser test's dependencies are installed first (they
 # are needed and a missing browser fails the run), then the whole workspace's tests, the deep
 # perft suite in release mode, the cross-check of move generation against the
-# independent Python reference generator, and the endgame tables of up to 4 pieces of every
-# named rule set built, verified and counted, and the Dask driver of the table generation run
-# on a local cluster.
+# independent Python reference generator, the tests of the Python proof checker, the endgame
+# tables of up to 4 pieces of every named rule set built, verified and counted, and the Dask
+# driver of the table generation run on a local cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,5 +15,6 @@ cargo test --workspace --doc
 cargo test --release -p kharbaga --test perft -- --ignored
 cargo build --release -p kharbaga-cli
 python3 tools/crosscheck.py target/release/kharbaga
+python3 tools/test_check_proof.py target/release/kharbaga
 scripts/tables-ci.sh target/release/kharbaga
 python3 cluster/test_tablebase.py target/release/kharbaga

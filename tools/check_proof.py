@@ -1,0 +1,705 @@
+#!/usr/bin/env python3
+"""An independent checker of Kharbaga proof files (docs/proof-format.md).
+
+It replays a proof with the independent reference move generator
+(tools/reference_movegen.py) and shares no code with the Rust solver or its checker
+(`kharbaga verify-proof`); the only use of the Rust binary is to read the endgame tables for
+table leaves, when --tables is given.
+
+Usage:
+    check_proof.py [--rules R] [--tables DIR] [--kharbaga BIN] FILE
+
+FILE is a proof file, gzip-compressed when its name ends in `.gz`. --rules defaults to the
+file's `# rules:` comment, else `standard`; when both are given they must agree. With
+--tables, positions that have no line are looked up by running
+`BIN tablebase probe --rules R --tables DIR` once, in batch mode (BIN defaults to
+target/release/kharbaga in this repository); the root is looked up first, on its own.
+
+What it checks, from the root (the first node line) with no history and a no-progress count
+of 0: the prover is the side to move at the root when the root line has a move, the other
+side when it is `all`. Every move of a `MOVE` line must be legal (full path, or `fromxto`
+when that names one move, as `kharbaga play` reads it), every legal reply of an `all` line
+is followed, and every position reached is covered by the rules of docs/proof-format.md:
+the game is over (a win for the prover, or an error), it has a line of the right kind, it
+is a table leaf of the right value, or, in a `hold` proof, it closes a cycle or the
+no-progress count has reached the limit. A `win` proof may not contain a cycle, and no
+position on it may be reached with the no-progress count at the limit (for a table win in
+d plies reached with count q: q + d <= limit).
+
+The proof is a graph with transpositions, and it is walked as one: each position is
+expanded once, with an iterative depth-first search. Cycles are the search's back edges.
+The no-progress count is, in a `win` proof, the longest run of quiet plies (no capture, no
+man move) that reaches a position (the graph has no cycle, so it is computed in
+topological order); in a `hold` proof the shortest one, since a smaller count leaves fewer
+positions that end the game.
+
+How it reads the points docs/proof-format.md leaves open:
+- The rules are applied in their order: a position whose side to move has no move ends the
+  game even when it has a line, and a position with a line is followed on that line even in
+  a `hold` proof where the count has reached the limit.
+- The root is first looked up in the tables (with --tables); when they give it the claimed
+  value (in a `win` proof a win within the limit) nothing else is followed, but a root
+  MOVE must still be legal.
+- In a `hold` proof a leaf that the tables give as lost for the prover is still a leaf when
+  the count there has reached the limit (the game is drawn before the loss).
+- The repetition option changes nothing here: a `win` proof has no cycle at all, and a
+  `hold` proof accepts every cycle (a draw by repetition, by the no-progress rule, or an
+  endless game).
+- A shortened capture is `fromxto` only, as the Rust notation reader accepts it; a path
+  with some of the landing points left out is not a move.
+
+Output: `proof holds: RULES, SIDE wins from ROOT (N lines, M positions, longest line K
+plies)` (or `SIDE holds at least a draw from ROOT`) and exit status 0; otherwise
+`proof fails: ` and the first error found, with the line number, and exit status 1. A
+file that cannot be read or parsed, or rules that disagree with --rules, give a message
+on standard error and exit status 2. In a `hold` proof the longest line is counted up to
+the point where it comes back to a position already on it.
+"""
+
+import argparse
+import collections
+import gzip
+import os
+import re
+import subprocess
+import sys
+import zlib
+
+sys.dont_write_bytecode = True  # leave no __pycache__ in the work tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_movegen as ref  # noqa: E402
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_BINARY = os.path.join(REPOSITORY, "target", "release", "kharbaga")
+
+COLOUR = {"B": "Black", "W": "White"}
+MAX_PIECES = 20  # per side
+MAX_PATH = 20  # landing points of one move, as the Rust notation reader accepts
+# The draw rules of each named set: (threefold repetition, no-progress limit or None).
+DRAW_RULES = {"standard": (True, 100), "sideways": (True, 100), "ludii": (False, None), "dagaz": (False, None)}
+
+# What a move leads to (the kind of a proof edge).
+END, LINE, LEAF = "end", "line", "leaf"  # the game is over (a prover win); a line; a leaf
+
+
+class Unreadable(Exception):
+    """The file cannot be read or parsed, or cannot be checked as asked (exit status 2)."""
+
+
+class ProofError(Exception):
+    """The proof does not prove its claim (exit status 1)."""
+
+
+Rules = collections.namedtuple("Rules", "text moves limit repetition")
+Line = collections.namedtuple("Line", "number move")  # a node line: its number, MOVE or "all"
+Proof = collections.namedtuple("Proof", "claim rules rules_line lines root")
+
+
+class Edge:
+    """A move of a proof node: the position it leads to, whether it is quiet (no capture and
+    no man move), its notation, and once classified its kind (END, LINE or LEAF) and whether
+    it closes a cycle."""
+
+    __slots__ = ("child", "quiet", "text", "kind", "back")
+
+    def __init__(self, child, quiet, text):
+        self.child, self.quiet, self.text = child, quiet, text
+        self.kind, self.back = None, False
+
+
+# ---------------------------------------------------------------------------------------
+# Reading rules, positions, moves and the proof file
+
+
+def parse_rules(text):
+    """Reads a rules string into Rules: the move options (reference_movegen.parse_rules,
+    which ignores the draw options), the no-progress limit (None when off) and whether
+    threefold repetition draws. Raises ValueError when the string is wrong."""
+    moves = ref.parse_rules(text)
+    name, *overrides = [part.strip() for part in text.split(",")]
+    repetition, limit = DRAW_RULES[name]
+    for item in overrides:
+        key, _, value = (s.strip() for s in item.partition("="))
+        if key == "repetition":
+            if value not in ref.YES:
+                raise ValueError(f"bad value {value!r} for repetition (yes|no)")
+            repetition = ref.YES[value]
+        elif key == "no-progress":
+            if value in ("off", "no"):
+                limit = None
+            elif re.fullmatch(r"[0-9]+", value) and int(value) > 0:
+                limit = int(value)
+            else:
+                raise ValueError(f"bad value {value!r} for no-progress (a number above 0, or off)")
+    return Rules(text, moves, limit, repetition)
+
+
+def parse_point(text):
+    """A point from its name, in either case, like the Rust reader (`C3` is `c3`)."""
+    return ref.parse_point(text.lower())
+
+
+def read_position(text):
+    """Reads a position string as `kharbaga moves` does (`SIDE:B<points>:W<points>`, K before
+    a Mullah's point, lists in either order, or `start`) and checks it: no point twice, no
+    man on its promotion rank, at most 20 pieces a side. Returns (board, side) in the
+    reference generator's form; raises ValueError saying what is wrong."""
+    text = text.strip()
+    if not text:
+        raise ValueError("empty")
+    if text.lower() == "start":
+        text = ref.START
+    fields = text.split(":")
+    if len(fields) > 3:
+        raise ValueError("too many ':'-separated fields (expected SIDE:LIST:LIST)")
+    side = fields[0].strip().upper()
+    if side not in COLOUR:
+        raise ValueError(f"side to move {fields[0]!r} is not B or W")
+    board, lists = {}, set()
+    for field in fields[1:]:
+        field = field.strip()
+        colour = field[:1].upper()
+        if colour not in COLOUR:
+            raise ValueError(f"piece list {field!r} does not start with B or W")
+        if colour in lists:
+            raise ValueError(f"a second list for {COLOUR[colour]}")
+        lists.add(colour)
+        if not field[1:].strip():
+            continue
+        for item in field[1:].split(","):
+            item = item.strip()
+            mullah = item[:1] in ("K", "k")
+            point = parse_point(item[1:] if mullah else item)
+            if point in board:
+                raise ValueError(f"point {ref.name(point)} is listed twice")
+            if not mullah and point[1] == ref.far_rank(colour):
+                raise ValueError(f"a {COLOUR[colour]} man on {ref.name(point)} stands on its promotion rank")
+            board[point] = (colour, mullah)
+    for colour in COLOUR:
+        count = sum(1 for piece in board.values() if piece[0] == colour)
+        if count > MAX_PIECES:
+            raise ValueError(f"{COLOUR[colour]} has {count} pieces (at most {MAX_PIECES})")
+    return board, side
+
+
+def parse_move_text(text):
+    """Reads the syntax of a move as the Rust notation reader does: points joined all by `-`
+    (a step or slide: two points) or all by `x` (`X` and `:` too: a capture). Returns
+    (points, is_capture); raises ValueError."""
+    names = re.split(r"[-xX:]", text)
+    separators = set(re.findall(r"[-xX:]", text))
+    if "-" in separators and len(separators) > 1:
+        raise ValueError("'-' (a step) and 'x' (a capture) are mixed")
+    points = []
+    for name in names:
+        if not name:
+            raise ValueError("a point name is missing")
+        points.append(parse_point(name))
+    if len(points) < 2:
+        raise ValueError("expected at least two points, like e3-e5 or c5xe3")
+    if len(points) - 1 > MAX_PATH:
+        raise ValueError("too many landing points")
+    capture = bool(separators) and "-" not in separators
+    if not capture and len(points) > 2:
+        raise ValueError("a step or slide has two points; captures are written with x")
+    return points, capture
+
+
+def read_proof(path):
+    """Reads a proof file into a Proof: the claim, the `# rules:` string (or None) and its
+    line number, the node lines by canonical position, and the root's canonical position.
+    Raises Unreadable with the line number of the first problem."""
+    try:
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
+            data = f.read()
+    except (OSError, EOFError, zlib.error) as e:
+        raise Unreadable(f"{path}: cannot read: {e}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Unreadable(f"{path}: not UTF-8 (byte {e.start})")
+    claim = rules = claim_line = rules_line = root = None
+    lines = {}
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            key, sep, value = line[1:].partition(":")
+            key, value = key.strip(), value.strip()
+            if sep and key == "rules":
+                if rules is not None and value != rules:
+                    raise Unreadable(
+                        f"{path}: line {number}: a second `# rules:` ({value!r}; line {rules_line}: {rules!r})"
+                    )
+                try:
+                    parse_rules(value)
+                except ValueError as e:
+                    raise Unreadable(f"{path}: line {number}: bad rules {value!r}: {e}")
+                rules, rules_line = value, number
+            elif sep and key == "claim":
+                if value not in ("win", "hold"):
+                    raise Unreadable(f"{path}: line {number}: the claim is `win` or `hold`, not {value!r}")
+                if claim is not None and value != claim:
+                    raise Unreadable(
+                        f"{path}: line {number}: a second `# claim:` ({value}; line {claim_line}: {claim})"
+                    )
+                claim, claim_line = value, number
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            raise Unreadable(f"{path}: line {number}: expected `POSITION MOVE` or `POSITION all`, not {line!r}")
+        position, move = fields
+        try:
+            key = sys.intern(ref.position_string(*read_position(position)))
+        except ValueError as e:
+            raise Unreadable(f"{path}: line {number}: bad position string {position!r}: {e}")
+        if move != "all":
+            try:
+                parse_move_text(move)
+            except ValueError as e:
+                raise Unreadable(f"{path}: line {number}: bad move {move!r}: {e}")
+        if key in lines:
+            raise Unreadable(f"{path}: line {number}: {key} already has a line (line {lines[key].number})")
+        lines[key] = Line(number, move)
+        if root is None:
+            root = key
+    if root is None:
+        raise Unreadable(f"{path}: no node line (a proof needs at least its root)")
+    return Proof(claim or "win", rules, rules_line, lines, root)
+
+
+# ---------------------------------------------------------------------------------------
+# Moves
+
+
+def effect(move):
+    """What a move does: its start, its end and the set it captures (two paths with the same
+    effect are one move)."""
+    _, path, captured = move
+    return path[0], path[-1], frozenset(captured)
+
+
+def find_move(board, side, rules, text, paths=None):
+    """The legal move that `text` names, as the Rust notation reader finds it: a capture by
+    any of its full paths, or by `fromxto` when that names exactly one move; a step or slide
+    by its two points. `paths` is every legal path (computed when not given). Returns
+    (move, None), the move written with its canonical path, or (None, reason)."""
+    points, capture = parse_move_text(text)
+    start, rest = points[0], points[1:]
+    if paths is None:
+        paths = ref.legal_moves(board, side, rules, all_paths=True)
+    if capture:
+        sequences = [m for m in paths if m[0] == "x" and m[1][0] == start]
+        exact = any(m[1][1:] == rest for m in sequences)
+        fits = [m for m in sequences if (m[1][1:] == rest if exact else len(rest) == 1 and m[1][-1] == rest[0])]
+    else:
+        fits = [m for m in paths if m[0] == "-" and m[1][0] == start and m[1][-1] == rest[0]]
+    found = {effect(m) for m in fits}
+    if len(found) == 1:
+        return canonical(paths, found.pop()), None
+    if found:
+        names = sorted(ref.notation(canonical(paths, e)) for e in found)
+        return None, f"{text} is ambiguous; write the whole path: {' or '.join(names)}"
+    legal = ref.legal_moves(board, side, rules)
+    from_here = [m for m in legal if m[1][0] == start]
+    piece = board.get(start)
+    if piece is None:
+        reason = f"there is no piece on {ref.name(start)}"
+    elif piece[0] != side:
+        reason = f"the piece on {ref.name(start)} is {COLOUR[piece[0]]}'s, and {COLOUR[side]} is to move"
+    elif not from_here and rules["compulsory"] and any(m[0] == "x" for m in legal):
+        reason = "a capture is compulsory and this piece cannot make one"
+    elif not from_here:
+        reason = f"the piece on {ref.name(start)} cannot move"
+    else:
+        reason = f"the piece on {ref.name(start)} has no such move"
+    names = sorted(ref.notation(m) for m in (from_here or legal))
+    return None, f"{text} is not legal here: {reason}" + (f"; legal: {' '.join(names)}" if names else "")
+
+
+def canonical(paths, move_effect):
+    """The move of the given effect written as `kharbaga moves` writes it: with the path
+    whose points come first in point order."""
+    return min((m for m in paths if effect(m) == move_effect), key=lambda m: [ref.number(p) for p in m[1]])
+
+
+def has_move(board, side, rules):
+    """Whether `side` has a legal move (a step or slide, or a capture)."""
+    mine = [p for p in board if board[p][0] == side]
+    return any(ref.plain_moves(board, p, rules) for p in mine) or any(
+        ref.capture_sequences(board, p, rules) for p in mine
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Tables
+
+
+def probe_tables(binary, tables, rules_text, positions):
+    """The table values of `positions` from one run of `BINARY tablebase probe` in batch
+    mode: a dict from position to (result, plies) for the side to move, result `win`,
+    `loss` or `draw` (plies None), or to None where the tables do not hold it."""
+    if not positions:
+        return {}
+    command = [binary, "tablebase", "probe", "--rules", rules_text, "--tables", tables]
+    try:
+        done = subprocess.run(command, input="".join(p + "\n" for p in positions), capture_output=True, text=True)
+    except OSError as e:
+        raise Unreadable(f"cannot run {binary}: {e}")
+    answers = done.stdout.splitlines()
+    if len(answers) != len(positions):
+        raise Unreadable(
+            f"`{' '.join(command)}` answered {len(answers)} lines for {len(positions)} positions"
+            f" (exit status {done.returncode}): {done.stderr.strip()}"
+        )
+    values = {}
+    for position, answer in zip(positions, answers):
+        words = answer.split()
+        if answer.startswith("error:"):
+            values[position] = None
+        elif words == ["draw"]:
+            values[position] = ("draw", None)
+        elif len(words) == 2 and words[0] in ("win", "loss") and words[1].isdigit():
+            values[position] = (words[0], int(words[1]))
+        else:
+            raise Unreadable(f"`{' '.join(command)}` answered {answer!r} for {position}")
+    return values
+
+
+def for_prover(value, position, prover):
+    """A table value (for the side to move in `position`) seen from the prover's side."""
+    if value is None or value[0] == "draw" or position[0] == prover:
+        return value
+    return ("loss" if value[0] == "win" else "win", value[1])
+
+
+def describe(value):
+    """A table value from the prover's side, in words."""
+    result, plies = value
+    return "a draw" if result == "draw" else f"a {result} in {plies} plies for the prover"
+
+
+# ---------------------------------------------------------------------------------------
+# Checking
+
+
+class Checker:
+    """Checks one proof under one set of rules; `check` returns the summary line or raises
+    ProofError. `probe` maps a list of positions to their table values (None: no tables)."""
+
+    def __init__(self, proof, rules, probe=None):
+        self.proof, self.rules, self.probe = proof, rules, probe
+        self.lines = proof.lines
+        self.root = proof.root
+        self.win = proof.claim == "win"
+        root_side = self.root[0]
+        self.prover = root_side if self.lines[self.root].move != "all" else ref.other(root_side)
+        self.moves = {}  # legal moves of line positions seen but not yet expanded
+        self.terminal = {}  # position -> whether its side to move has no legal move
+        self.edges = {}  # line position -> its Edges
+        self.order = [self.root]  # every position reached, in the order first reached
+        self.came_from = {}  # position -> (parent, move) that first reached it
+        self.postorder = []
+
+    def line_no(self, key):
+        """The line number of a position's line."""
+        return self.lines[key].number
+
+    def legal(self, key):
+        """The legal moves of a line's position: every path where the prover plays from it
+        (to read its MOVE), one per move where the opponent does."""
+        if key not in self.moves:
+            board, side = ref.parse_position(key)
+            self.moves[key] = ref.legal_moves(board, side, self.rules.moves, all_paths=side == self.prover)
+        return self.moves[key]
+
+    def is_terminal(self, key):
+        """Whether the side to move in `key` has no legal move (cached)."""
+        if key not in self.terminal:
+            if key in self.lines:
+                self.terminal[key] = not self.legal(key)
+            else:
+                board, side = ref.parse_position(key)
+                self.terminal[key] = not has_move(board, side, self.rules.moves)
+        return self.terminal[key]
+
+    def expand(self, key):
+        """The Edges of a line: its MOVE's, or every legal reply of an `all` line."""
+        board, side = ref.parse_position(key)
+        moves = self.legal(key)
+        del self.moves[key]
+        line = self.lines[key]
+        if line.move != "all":
+            move, reason = find_move(board, side, self.rules.moves, line.move, moves)
+            if move is None:
+                raise ProofError(f"line {line.number}: {key}: {reason}")
+            moves = [move]
+        edges = []
+        for move in moves:
+            # Interned: a position reached from many lines is kept once.
+            child = sys.intern(ref.position_string(ref.play(board, side, move, self.rules.moves), ref.other(side)))
+            quiet = move[0] == "-" and board[move[1][0]][1]
+            edges.append(Edge(child, quiet, ref.notation(move)))
+        return edges
+
+    def classify(self, key, edge):
+        """Applies rules 1 and 3 of docs/proof-format.md to the position a move leads to:
+        END (the opponent cannot move), LINE (a line of the right kind) or LEAF (to be
+        settled by the tables, a cycle or the no-progress count)."""
+        child, line = edge.child, self.lines[key]
+        if self.is_terminal(child):
+            if child[0] == self.prover:
+                raise ProofError(
+                    f"line {line.number}: after {edge.text} in {key}, {COLOUR[self.prover]} (the prover)"
+                    f" has no legal move in {child}: a loss"
+                )
+            return END
+        if child not in self.lines:
+            return LEAF
+        child_line = self.lines[child]
+        if child[0] == self.prover and child_line.move == "all":
+            raise ProofError(
+                f"line {child_line.number}: {child} is `all`, but {COLOUR[self.prover]}, the prover, is to move"
+                f" there (it needs a move; reached by {edge.text} in {key}, line {line.number})"
+            )
+        if child[0] != self.prover and child_line.move != "all":
+            raise ProofError(
+                f"line {child_line.number}: {child} has a move, but {COLOUR[child[0]]}, the opponent, is to"
+                f" move there (it needs `all`; reached by {edge.text} in {key}, line {line.number})"
+            )
+        return LINE
+
+    def explore(self):
+        """Walks every position the proof reaches, depth first and iteratively, expanding
+        each line once (a line whose position ends the game is not expanded: rule 1 comes
+        first). Raises ProofError for an illegal or ambiguous move, a line of the wrong kind,
+        a lost position, and a cycle in a `win` proof (in a `hold` proof it marks the edge)."""
+        on_line, done = 1, 2
+        state = {self.root: on_line}
+        self.edges[self.root] = self.expand(self.root)
+        stack = [[self.root, 0]]
+        while stack:
+            frame = stack[-1]
+            key, i = frame
+            edges = self.edges[key]
+            if i == len(edges):
+                state[key] = done
+                self.postorder.append(key)
+                stack.pop()
+                continue
+            frame[1] = i + 1
+            edge = edges[i]
+            edge.kind = self.classify(key, edge)
+            child = edge.child
+            if child not in self.came_from and child != self.root:
+                self.came_from[child] = (key, edge.text)
+                self.order.append(child)
+            if edge.kind != LINE:
+                continue
+            if state.get(child) == on_line:
+                if self.win:
+                    raise ProofError(
+                        f"line {self.line_no(key)}: {edge.text} in {key} comes back to {child} (line"
+                        f" {self.line_no(child)}), which is already on the line: a cycle is a draw, not a win"
+                    )
+                edge.back = True
+            elif child not in state:
+                state[child] = on_line
+                self.edges[child] = self.expand(child)
+                stack.append([child, 0])
+
+    def longest_line(self):
+        """The longest line in plies. A line ends at a leaf, or with the move that comes back
+        to a position already on it (postorder is a reverse topological order of the other
+        edges)."""
+        height = {}
+        for key in self.postorder:
+            height[key] = max(
+                1 + (height[e.child] if e.kind == LINE and not e.back else 0) for e in self.edges[key]
+            )
+        return height[self.root]
+
+    def quiet_run(self, key, via):
+        """The quiet plies that lead to `key` along `via` (position -> (parent, move, quiet)),
+        as text for an error message (empty when there are none)."""
+        moves = []
+        while key in via and via[key][2]:
+            parent, text, _ = via[key]
+            moves.append(text)
+            key = parent
+        return f" (from {key}: {' '.join(reversed(moves))})" if moves else ""
+
+    def counts_win(self):
+        """The no-progress count of every position of a `win` proof: the longest run of quiet
+        plies that reaches it, and the move that gives it (for the error message)."""
+        count, via = {self.root: 0}, {}
+        for key in reversed(self.postorder):
+            for e in self.edges[key]:
+                if e.kind == END:
+                    continue
+                q = count[key] + 1 if e.quiet else 0
+                if q > count.get(e.child, -1):
+                    count[e.child] = q
+                    via[e.child] = (key, e.text, e.quiet)
+        return count, via
+
+    def counts_hold(self):
+        """The no-progress count of every position of a `hold` proof: the shortest run of
+        quiet plies that reaches it (a breadth-first search from the root and from every
+        position a capture or a man move reaches)."""
+        count, via = {self.root: 0}, {}
+        queue = collections.deque([self.root])
+        for key in self.postorder:
+            for e in self.edges[key]:
+                if e.kind != END and not e.quiet and e.child not in count:
+                    count[e.child] = 0
+                    via[e.child] = (key, e.text, False)
+                    queue.append(e.child)
+        while queue:
+            key = queue.popleft()
+            for e in self.edges.get(key, ()):
+                if e.kind != END and e.quiet and e.child not in count:
+                    count[e.child] = count[key] + 1
+                    via[e.child] = (key, e.text, True)
+                    queue.append(e.child)
+        return count, via
+
+    def check_root(self):
+        """Rule 1 at the root, and the root as a table position. Returns the summary's tail
+        when that settles the proof, else None."""
+        line = self.lines[self.root]
+        board, side = ref.parse_position(self.root)
+        if self.is_terminal(self.root):
+            if side == self.prover:
+                raise ProofError(
+                    f"line {line.number}: {COLOUR[side]} (the prover) has no legal move in the root"
+                    f" {self.root}: a loss"
+                )
+            return "the opponent has no legal move"
+        if self.probe is None:
+            return None
+        value = for_prover(self.probe([self.root]).get(self.root), self.root, self.prover)
+        limit = self.rules.limit
+        if value is None or not (
+            value[0] == "win" and (limit is None or value[1] <= limit) or not self.win and value[0] == "draw"
+        ):
+            return None
+        if line.move != "all":
+            move, reason = find_move(board, side, self.rules.moves, line.move)
+            if move is None:
+                raise ProofError(f"line {line.number}: {self.root}: {reason}")
+        return f"the root is in the tables as {describe(value)}"
+
+    def check(self):
+        """Checks the proof; returns the summary line or raises ProofError."""
+        limit = self.rules.limit
+        settled = self.check_root()
+        if settled is None:
+            self.explore()
+            # Every position reached but those that end the game, with its no-progress count.
+            count, via = self.counts_win() if self.win else self.counts_hold()
+            leaves = [k for k in self.order if k in count and k not in self.lines]
+            wanted = [k for k in leaves if limit is None or count[k] < limit]
+            values = self.probe(wanted) if self.probe and wanted else {}
+            for key in self.order:
+                if key not in count or key == self.root:
+                    continue
+                if key not in self.lines:
+                    self.check_leaf(key, count[key], values.get(key), via)
+                elif self.win and limit is not None and count[key] >= limit:
+                    raise self.no_progress(key, count[key], via)
+        unreached = len(self.lines) - sum(1 for key in self.order if key in self.lines)
+        plies = 0 if settled else self.longest_line()
+        summary = (
+            f"proof holds: {self.rules.text}, {COLOUR[self.prover]} "
+            + ("wins" if self.win else "holds at least a draw")
+            + f" from {self.root} ({plural(len(self.lines), 'line')}, {plural(len(self.order), 'position')},"
+            + f" longest line {plural(plies, 'ply', 'plies')}"
+        )
+        if unreached:
+            summary += f", {unreached} not reached"
+        return summary + (f"; {settled})" if settled else ")")
+
+    def no_progress(self, key, q, via):
+        """The error for a position of a `win` proof reached with the no-progress count q at
+        the limit."""
+        parent, text, _ = via[key]
+        return ProofError(
+            f"line {self.line_no(parent)}: {text} in {parent} reaches {key} after {plural(q, 'ply', 'plies')}"
+            f" without a capture or a man move, the no-progress limit ({self.rules.limit}): a draw, not a win"
+            + self.quiet_run(key, via)
+        )
+
+    def check_leaf(self, key, q, value, via):
+        """Rules 2, 4, 5 and 6 for a position without a line, reached with count q."""
+        limit = self.rules.limit
+        parent, text = self.came_from[key]
+        where = f"line {self.line_no(parent)}: after {text} in {parent}, {key} has no line"
+        value = for_prover(value, key, self.prover)
+        if self.win:
+            if limit is not None and q >= limit:
+                raise self.no_progress(key, q, via)
+            if value is not None and value[0] == "win":
+                if limit is None or q + value[1] <= limit:
+                    return
+                parent, text, _ = via[key]  # the line of play with the most quiet plies
+                raise ProofError(
+                    f"line {self.line_no(parent)}: after {text} in {parent}, {key} has no line, and the tables"
+                    f" give {describe(value)}, but it is reached after {plural(q, 'quiet ply', 'quiet plies')}:"
+                    f" {q} + {value[1]} is over the no-progress limit ({limit})" + self.quiet_run(key, via)
+                )
+        else:
+            if value is not None and value[0] in ("win", "draw"):
+                return
+            if limit is not None and q >= limit:
+                return
+        if value is not None:
+            raise ProofError(f"{where}, and the tables give {describe(value)}")
+        tables = " or in the tables" if self.probe else ""
+        raise ProofError(f"{where}{tables}: the proof is incomplete")
+
+
+def plural(n, word, words=None):
+    """`1 line`, `2 lines`."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file", metavar="FILE", help="the proof file (gzip when the name ends in .gz)")
+    parser.add_argument("--rules", help="the rules string (default: the file's `# rules:`, else standard)")
+    parser.add_argument("--tables", metavar="DIR", help="the endgame tables, for table leaves")
+    parser.add_argument(
+        "--kharbaga", metavar="BIN", default=DEFAULT_BINARY, help="the kharbaga binary, to probe the tables"
+    )
+    args = parser.parse_args(argv)
+    try:
+        proof = read_proof(args.file)
+        text = args.rules or proof.rules or "standard"
+        try:
+            rules = parse_rules(text)
+        except ValueError as e:
+            raise Unreadable(f"bad rules {text!r}: {e}")
+        if args.rules and proof.rules and parse_rules(proof.rules) != rules._replace(text=proof.rules):
+            raise Unreadable(
+                f"{args.file}: line {proof.rules_line}: the proof's rules {proof.rules!r} do not agree with"
+                f" --rules {args.rules!r}"
+            )
+        probe = None
+        if args.tables:
+            def probe(positions):
+                return probe_tables(args.kharbaga, args.tables, rules.text, positions)
+        summary = Checker(proof, rules, probe).check()
+    except Unreadable as e:
+        print(f"check_proof.py: {e}", file=sys.stderr)
+        return 2
+    except ProofError as e:
+        print(f"proof fails: {e}")
+        return 1
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
