@@ -174,19 +174,26 @@ impl Solver<'_> {
     }
 }
 
-/// The winning move of a proven root: the proven move with the shortest line.
+/// The winning move of a proven root: the proven move with the shortest line, from the
+/// stored results (a move is searched again only when none is stored).
 fn best_move(search: &mut Search<'_>, pos: &Position) -> Move {
     let rules = *search.rules();
+    let moves = pos.legal_moves(&rules);
+    let child = |mv: &Move| (pos.play(mv), u32::from(!pos.is_progress(mv)));
     let mut best: Option<(u32, Move)> = None;
-    for mv in pos.legal_moves(&rules) {
-        let child = pos.play(&mv);
-        let q = u32::from(!pos.is_progress(&mv));
-        let mut num = search.known(&child, q);
-        if !num.proven() {
-            num = search.run(&child, q);
-        }
+    for mv in &moves {
+        let (c, q) = child(mv);
+        let num = search.known(&c, q);
         if num.proven() && best.map_or(true, |(d, _)| num.dist < d) {
-            best = Some((num.dist, mv));
+            best = Some((num.dist, *mv));
+        }
+    }
+    if best.is_none() {
+        for mv in &moves {
+            let (c, q) = child(mv);
+            if search.run(&c, q).proven() {
+                return *mv;
+            }
         }
     }
     best.expect("a proven root has a proven move").1
