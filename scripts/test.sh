@@ -17,4 +17,5 @@ cargo build --release -p kharbaga-cli
 python3 tools/crosscheck.py target/release/kharbaga
 python3 tools/test_check_proof.py target/release/kharbaga
 scripts/tables-ci.sh target/release/kharbaga
+scripts/solver-ci.sh target/release/kharbaga
 python3 cluster/test_tablebase.py target/release/kharbaga

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The solver in CI: solves the suite positions marked `ci` in
+# crates/kharbaga-solver/tests/data/suite.txt with the tables of up to 4 pieces, checks each
+# value against the pinned one and each proof with both independent checkers
+# (`kharbaga verify-proof` and tools/check_proof.py), then breaks a proof on purpose (a reply
+# dropped, the winning move changed) and checks that both reject it; last, the solver's
+# longer tests in release mode.
+# Usage: scripts/solver-ci.sh [KHARBAGA]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin="${1:-target/release/kharbaga}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export XDG_DATA_HOME=/nonexistent/kharbaga-tests
+suite=crates/kharbaga-solver/tests/data/suite.txt
+tables="$work/tables"
+"$bin" tablebase generate --pieces 4 --dir "$tables" > /dev/null
+
+# Both checkers must accept the proof file $1.
+accept() {
+    "$bin" verify-proof --tables "$tables" "$1" > /dev/null
+    python3 tools/check_proof.py --kharbaga "$bin" --tables "$tables" "$1" > /dev/null
+}
+
+# Both checkers must reject the proof file $1 as a proof that does not hold (exit status 1).
+reject() {
+    local status
+    for checker in "$bin verify-proof" "python3 tools/check_proof.py --kharbaga $bin"; do
+        status=0
+        $checker --tables "$tables" "$1" > /dev/null 2>&1 || status=$?
+        if [ "$status" != 1 ]; then
+            echo "$checker accepted a broken proof ($2), exit status $status" >&2
+            exit 1
+        fi
+    done
+}
+
+n=0
+start=$(date +%s)
+while read -r value pieces pos mark; do
+    [[ "$value" == \#* || "$mark" != ci ]] && continue
+    n=$((n + 1))
+    out=$("$bin" solve --tables "$tables" --position "$pos" --time 120 --hash 128 \
+        --proof "$work/p$n.txt")
+    got=$(sed -n 's/^result: [^ ]* \([a-z]*\).*/\1/p' <<< "$out")
+    if [ "$got" != "$value" ]; then
+        echo "solve $pos ($pieces pieces): $got, pinned $value" >&2
+        exit 1
+    fi
+    if [ "$value" = draw ]; then
+        accept "$work/p$n.black.txt"
+        accept "$work/p$n.white.txt"
+    else
+        accept "$work/p$n.txt"
+    fi
+done < "$suite"
+echo "solver: $n suite positions solved as pinned in $(( $(date +%s) - start )) s, every proof accepted by both checkers"
+
+# Break the proofs of the first win with a reply after the winning move.
+for f in "$work"/p*.txt; do
+    root_line=$(sed -n '/^#/!{p;q}' "$f")
+    root=${root_line%% *}
+    move=${root_line##* }
+    [ "$move" = all ] && continue
+    child=$("$bin" solve --position "$root" --moves "$move" --frontier 1 | sed -n 's/^# frontier: \([^ ]*\) .*/\1/p')
+    grep -q "^$child all\$" "$f" || continue
+    grep -v "^$child all\$" "$f" > "$work/dropped.txt"
+    reject "$work/dropped.txt" "the reply line of $child dropped"
+    other=$("$bin" moves "$root" | awk -v m="$move" '$0 != m { print; exit }')
+    sed "s|^$root $move\$|$root $other|" "$f" > "$work/changed.txt"
+    reject "$work/changed.txt" "$move changed to $other at the root"
+    echo "solver: the proof of $root broken two ways, rejected by both checkers"
+    break
+done
+
+cargo test --release -p kharbaga-solver -- --ignored
