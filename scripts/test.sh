@@ -4,7 +4,7 @@
 # perft suite in release mode, the cross-check of move generation against the
 # independent Python reference generator, the tests of the Python proof checker, the endgame
 # tables of up to 4 pieces of every named rule set built, verified and counted, and the Dask
-# driver of the table generation run on a local cluster.
+# drivers of the table generation and of a solve split at a frontier run on a local cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,3 +19,4 @@ python3 tools/test_check_proof.py target/release/kharbaga
 scripts/tables-ci.sh target/release/kharbaga
 scripts/solver-ci.sh target/release/kharbaga
 python3 cluster/test_tablebase.py target/release/kharbaga
+python3 cluster/test_solve.py target/release/kharbaga

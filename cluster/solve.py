@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""Solves a kharbaga position on a Dask cluster by splitting it at a frontier.
+
+`kharbaga solve --frontier K` lists the positions K plies below the root that are still
+open; each becomes one task that runs `kharbaga solve --position X --proof part-i.txt.gz`;
+`kharbaga solve --combine` then works the root's value out of the parts' results and writes
+one proof, which `kharbaga verify-proof` checks. Everything is kept in WORKDIR, and a part
+already solved is not solved again, so a failed, interrupted or limited run is simply
+started again. See cluster/README.md.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+from distributed import Client, LocalCluster, as_completed, get_worker
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VALUES = ("win", "loss", "draw", "unknown")
+
+
+class BadInput(Exception):
+    """An error in what the user asked for (exit status 2)."""
+
+
+def run_command(cmd, cwd=None):
+    """Runs cmd; an OSError (no such binary, ...) becomes a CompletedProcess of status None."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    except OSError as e:
+        return subprocess.CompletedProcess(cmd, None, "", f"cannot run {cmd[0]}: {e}")
+
+
+def failure(cmd, out):
+    """The message of a failed command: the command, its status, its standard error."""
+    where = os.uname().nodename
+    if out.returncode is None:
+        return f"{out.stderr} (on {where})"
+    return (f"`{' '.join(cmd)}` exited with status {out.returncode} on {where}:\n"
+            + out.stderr.strip())
+
+
+def result_of(text):
+    """The last `result: POSITION VALUE [MOVE]` line of a solve's output, split, or None."""
+    for line in reversed(text.splitlines()):
+        fields = line.split()
+        if len(fields) >= 3 and fields[0] == "result:" and fields[2] in VALUES:
+            return {"position": fields[1], "value": fields[2],
+                    "move": fields[3] if len(fields) > 3 else None, "line": line.strip()}
+    return None
+
+
+def part_files(workdir, i, value):
+    """The proof files part i leaves for its value (relative to workdir)."""
+    if value in ("win", "loss"):
+        return [f"part-{i}.txt.gz"]
+    if value == "draw":
+        return [f"part-{i}.black.txt.gz", f"part-{i}.white.txt.gz"]
+    return []
+
+
+def write_atomically(path, text):
+    tmp = f"{path}.tmp-{uuid.uuid4().hex}"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
+    """The task that lists the frontier into WORKDIR/frontier.txt: returns the root and the
+    positions, or an error (status 2 for bad input, else 1) with its message."""
+    cmd = [kharbaga, "solve", "--rules", rules, "--position", position]
+    if moves:
+        cmd += ["--moves", moves]
+    if tables:
+        cmd += ["--tables", tables]
+    cmd += ["--frontier", str(plies)]
+    out = run_command(cmd)
+    if out.returncode != 0:
+        status = 2 if out.returncode in (2, None) else 1
+        return {"status": status, "error": failure(cmd, out)}
+    lines = out.stdout.splitlines()
+    header = lines[0].split() if lines else []
+    if len(header) != 5 or header[:2] != ["#", "frontier:"]:
+        return {"status": 1, "error": f"`{' '.join(cmd)}` printed no frontier header:\n"
+                + out.stdout[:2000]}
+    positions = [line.strip() for line in lines[1:]
+                 if line.strip() and not line.startswith("#")]
+
+    # A work directory belongs to one solve: the same frontier under the same rules.
+    frontier_path = os.path.join(workdir, "frontier.txt")
+    rules_path = os.path.join(workdir, "rules.txt")
+    if os.path.exists(rules_path):
+        with open(rules_path) as f:
+            before = f.read().strip()
+        if before != rules:
+            return {"status": 2, "error": f"{workdir} holds a solve under the rules "
+                    f"{before!r}, not {rules!r}: use another --workdir, or empty it"}
+    if os.path.exists(frontier_path):
+        with open(frontier_path) as f:
+            before = f.read()
+        if before != out.stdout:
+            first = before.splitlines()[0] if before else "(empty)"
+            return {"status": 2, "error": f"{workdir} holds another solve's frontier "
+                    f"({first}): use another --workdir, or empty it"}
+    else:
+        write_atomically(frontier_path, out.stdout)
+    if not os.path.exists(rules_path):
+        write_atomically(rules_path, rules + "\n")
+    return {"status": 0, "root": header[2], "positions": positions}
+
+
+def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position):
+    """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
+    unless a run before did (its .out has a result other than unknown, and its proofs)."""
+    out_path = os.path.join(workdir, f"part-{i}.out")
+    done = None
+    if os.path.exists(out_path):
+        with open(out_path) as f:
+            done = result_of(f.read())
+    if (done and done["value"] != "unknown" and done["position"] == position
+            and all(os.path.exists(os.path.join(workdir, p))
+                    for p in part_files(workdir, i, done["value"]))):
+        return dict(done, index=i, seconds=0.0, already=True, worker=get_worker().address)
+
+    # Solve it: the proofs under a temporary name, renamed once complete, then the .out.
+    # (No dot in the temporary name: the binary puts a draw's .black/.white before the
+    # first dot of the file name.)
+    for name in os.listdir(workdir):
+        if ((name.startswith(f"part-{i}.") and name != f"part-{i}.out")
+                or name.startswith(f"part-{i}-tmp-")):
+            os.remove(os.path.join(workdir, name))
+    tmp = f"part-{i}-tmp-{uuid.uuid4().hex}"
+    cmd = [kharbaga, "solve", "--rules", rules, "--position", position]
+    if tables:
+        cmd += ["--tables", tables]
+    if hash_mib:
+        cmd += ["--hash", str(hash_mib)]
+    if seconds:
+        cmd += ["--time", str(seconds)]
+    if nodes:
+        cmd += ["--nodes", str(nodes)]
+    cmd += ["--proof", os.path.join(workdir, f"{tmp}.txt.gz")]
+    start = time.monotonic()
+    out = run_command(cmd)
+    elapsed = time.monotonic() - start
+    if out.returncode != 0:
+        raise RuntimeError(failure(cmd, out))
+    result = result_of(out.stdout)
+    if result is None:
+        raise RuntimeError(f"`{' '.join(cmd)}` printed no result line:\n{out.stdout[-2000:]}")
+    for final in part_files(workdir, i, result["value"]):
+        made = final.replace(f"part-{i}.", f"{tmp}.", 1)
+        os.replace(os.path.join(workdir, made), os.path.join(workdir, final))
+    write_atomically(out_path, out.stdout.replace(tmp, f"part-{i}"))
+    return dict(result, index=i, seconds=elapsed, already=False,
+                worker=get_worker().address)
+
+
+def combine(kharbaga, rules, tables, root, workdir, count):
+    """The task: `kharbaga solve --combine` on the parts in WORKDIR, into proof.txt.gz."""
+    proof = os.path.join(workdir, "proof.txt.gz")
+    if os.path.exists(proof):
+        os.remove(proof)
+    files = ["frontier.txt"]
+    for i in range(count):
+        files += [name for name in (f"part-{i}.out", f"part-{i}.txt.gz")
+                  if os.path.exists(os.path.join(workdir, name))]
+    cmd = [kharbaga, "solve", "--rules", rules, "--position", root]
+    if tables:
+        cmd += ["--tables", tables]
+    # Relative names (run in WORKDIR) keep the command line short for a large frontier.
+    cmd += ["--proof", "proof.txt.gz", "--combine", *files]
+    out = run_command(cmd, cwd=workdir)
+    if out.returncode != 0:
+        raise RuntimeError(failure(cmd[:-len(files)] + ["FRONTIER", "PARTS..."], out))
+    result = result_of(out.stdout)
+    if result is None:
+        raise RuntimeError(f"`kharbaga solve --combine` printed no result line:\n"
+                           + out.stdout[-2000:])
+    return dict(result, output=out.stdout, proof=proof if os.path.exists(proof) else None)
+
+
+def verify(kharbaga, rules, tables, proof):
+    """The task: `kharbaga verify-proof` on the combined proof."""
+    cmd = [kharbaga, "verify-proof", "--rules", rules]
+    if tables:
+        cmd += ["--tables", tables]
+    cmd.append(proof)
+    out = run_command(cmd)
+    if out.returncode != 0:
+        raise RuntimeError(failure(cmd, out))
+    return out.stdout.strip()
+
+
+def check_shared_dir(client, directory):
+    """Fails unless a file written by one worker in DIR is seen by every worker."""
+    probe = os.path.join(directory, f".shared-check-{uuid.uuid4().hex}")
+
+    def write():
+        os.makedirs(directory, exist_ok=True)
+        with open(probe, "w"):
+            pass
+
+    def remove():
+        try:
+            os.remove(probe)
+        except FileNotFoundError:  # removed by another worker
+            pass
+
+    try:
+        client.submit(write, pure=False).result()
+    except OSError as e:
+        raise BadInput(f"cannot write in {directory}: {e}")
+    try:
+        seen = client.run(os.path.exists, probe)
+    finally:
+        client.run(remove)
+    missing = sorted(w for w, ok in seen.items() if not ok)
+    if missing:
+        raise BadInput(f"{directory} is not shared by every worker "
+                       f"(not seen by {', '.join(missing)})")
+
+
+def counts(values):
+    return ", ".join(f"{values.count(v)} {v}" for v in VALUES)
+
+
+def run(client, args, kharbaga):
+    workers = client.scheduler_info()["workers"]
+    check_shared_dir(client, args.workdir)
+
+    f = client.submit(make_frontier, kharbaga, args.rules, args.tables, args.position,
+                      args.moves, args.plies, args.workdir, pure=False).result()
+    if f["status"] == 2:
+        raise BadInput(f["error"])
+    if f["status"] != 0:
+        print(f"FAILED: {f['error']}", file=sys.stderr, flush=True)
+        return 1
+    root, positions = f["root"], f["positions"]
+    n = len(positions)
+    print(f"{root} at {args.plies} plies: {n} frontier positions "
+          f"({os.path.join(args.workdir, 'frontier.txt')}); {len(workers)} workers",
+          flush=True)
+
+    run_id = uuid.uuid4().hex[:8]
+    futures = [client.submit(solve_part, kharbaga, args.rules, args.tables, args.hash,
+                             args.time_per_part, args.nodes_per_part, args.workdir, i, x,
+                             key=f"kharbaga-part-{i}-{run_id}", pure=False)
+               for i, x in enumerate(positions)]
+    values = []
+    ran = already = 0
+    part_seconds = 0.0
+    for future in as_completed(futures):
+        if future.status != "finished":
+            print(f"FAILED: {future.exception()}", file=sys.stderr, flush=True)
+            client.cancel(futures)
+            print(f"{len(values)} of {n} parts done before the failure; run again to "
+                  "resume", file=sys.stderr)
+            return 1
+        r = future.result()
+        values.append(r["value"])
+        part_seconds += r["seconds"]
+        if r["already"]:
+            already += 1
+            what = "already done"
+        else:
+            ran += 1
+            what = f"{r['seconds']:.2f}s"
+        value = r["value"] + (f" {r['move']}" if r["move"] else "")
+        print(f"[{len(values)}/{n}] part-{r['index']} {r['position']}: {value} ({what}, "
+              f"{r['worker']}); so far {counts(values)}", flush=True)
+
+    c = client.submit(combine, kharbaga, args.rules, args.tables, root, args.workdir, n,
+                      pure=False)
+    try:
+        c = c.result()
+    except Exception as e:
+        print(f"FAILED: {e}", file=sys.stderr, flush=True)
+        return 1
+    for line in c["output"].splitlines():
+        print(f"combine: {line}", flush=True)
+    checked = None
+    if c["proof"] and args.verify:
+        try:
+            checked = client.submit(verify, kharbaga, args.rules, args.tables, c["proof"],
+                                    pure=False).result()
+        except Exception as e:
+            print(f"FAILED: the combined proof does not verify: {e}", file=sys.stderr,
+                  flush=True)
+            return 1
+        print(f"verify-proof: {checked}", flush=True)
+
+    root_value = c["value"] + (f" {c['move']}" if c["move"] else "")
+    print(f"root {root}: {root_value}", flush=True)
+    print(f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {already} "
+          f"already done): {counts(values)}", flush=True)
+    if c["proof"]:
+        print(f"proof: {c['proof']}" + (", verified" if checked else ", not verified"),
+              flush=True)
+    if c["value"] == "unknown":
+        print(f"the root is unknown: {values.count('unknown')} parts stopped at a limit; "
+              "run again (with more --time-per-part) to resume", file=sys.stderr, flush=True)
+        return 3
+    return 0
+
+
+def default_kharbaga():
+    local = os.path.join(REPO, "target", "release", "kharbaga")
+    return local if os.path.exists(local) else (shutil.which("kharbaga") or "kharbaga")
+
+
+def positive(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value
+
+
+def main():
+    p = argparse.ArgumentParser(
+        description="Solve a kharbaga position on Dask: the positions K plies below it "
+        "(`kharbaga solve --frontier K`) are solved one task each, then combined "
+        "(`kharbaga solve --combine`) into the root's value and one proof, which "
+        "`kharbaga verify-proof` checks. Resumable: parts already solved are skipped.",
+        epilog="Without --scheduler a LocalCluster of --workers processes (1 thread each) "
+        "runs on this machine. With --scheduler the workers of an existing cluster run the "
+        "tasks (the frontier and the combining too): WORKDIR must then be a directory "
+        "shared by all workers (same path everywhere, e.g. NFS), and --binary and --tables "
+        "paths valid on every worker. Exit status: 0 when the root is solved, 3 when it is "
+        "unknown (a limit stopped some parts), 2 for bad input, 1 when a command failed.")
+    p.add_argument("--position", required=True, metavar="P",
+                   help="the position to solve: a position string or `start`")
+    p.add_argument("--moves", default="", metavar="M",
+                   help="moves played from P first, separated by spaces")
+    p.add_argument("--plies", type=positive, required=True, metavar="K",
+                   help="split at the positions K plies below the root (1 to 64)")
+    p.add_argument("--workdir", required=True, metavar="DIR",
+                   help="where the frontier, the parts and the proof go (shared by all "
+                   "workers with --scheduler); one solve per directory")
+    p.add_argument("--rules", default="standard", metavar="R",
+                   help="the rules, as for `kharbaga solve --rules` (default: standard)")
+    p.add_argument("--tables", metavar="DIR",
+                   help="the endgame tables' directory (default: the binary's default, "
+                   "~/.local/share/kharbaga/tables/RULES when it exists); also passed to "
+                   "verify-proof")
+    p.add_argument("--time-per-part", type=positive, metavar="S",
+                   help="--time S of each part: a part not solved by then is unknown")
+    p.add_argument("--nodes-per-part", type=positive, metavar="N",
+                   help="--nodes N of each part")
+    p.add_argument("--hash", type=positive, metavar="MIB",
+                   help="--hash MIB of each part (the binary's default: 256); a worker "
+                   "runs one part at a time")
+    p.add_argument("--binary", default=default_kharbaga(), metavar="PATH",
+                   help="the kharbaga binary (default: target/release/kharbaga of this "
+                   "repository, else kharbaga on PATH)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="address of an existing scheduler, "
+                   "e.g. tcp://host:8786 (default: a LocalCluster on this machine)")
+    p.add_argument("--workers", type=positive, default=os.cpu_count(), metavar="W",
+                   help="local workers without --scheduler (default: one per core)")
+    p.add_argument("--no-verify", dest="verify", action="store_false",
+                   help="do not run `kharbaga verify-proof` on the combined proof")
+    args = p.parse_args()
+    args.workdir = os.path.abspath(args.workdir)
+    if args.tables:
+        args.tables = os.path.abspath(args.tables)
+    if args.plies > 64:
+        p.error("--plies must be at most 64")
+
+    kharbaga = args.binary
+    if os.sep in kharbaga:
+        kharbaga = os.path.abspath(kharbaga)
+
+    start = time.monotonic()
+    try:
+        if args.scheduler:
+            with Client(args.scheduler) as client:
+                status = run(client, args, kharbaga)
+        else:
+            with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                              dashboard_address=None) as cluster, Client(cluster) as client:
+                status = run(client, args, kharbaga)
+    except BadInput as e:
+        print(f"solve.py: {e}", file=sys.stderr, flush=True)
+        return 2
+    print(f"total {time.monotonic() - start:.1f}s (with the cluster's start or connection)",
+          flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Test of the Dask solve driver: python3 cluster/test_solve.py KHARBAGA_BINARY
+
+Solves a small position (White to move wins; 79 frontier positions at 2 plies, each solved
+in well under a second without tables) on a local cluster of 2 workers: first with a node
+limit that leaves the root unknown (exit status 3), then again without one, which resumes
+the parts left open, combines them into a win and a proof that `kharbaga verify-proof`
+accepts; a third run skips every part. Also checks that a bad position gives exit status 2
+and a failing part exit status 1 with the command's standard error.
+"""
+
+import os
+import re
+import stat
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DRIVER = os.path.join(HERE, "solve.py")
+POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
+PLIES = 2
+# No default tables (~/.local/share/kharbaga/tables) for the driver's commands nor ours.
+ENV = dict(os.environ, XDG_DATA_HOME="/nonexistent/kharbaga-tests")
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok - {name}", flush=True)
+    else:
+        failed += 1
+        print(f"FAIL - {name}" + (f": {detail}" if detail else ""), flush=True)
+
+
+def driver(kharbaga, workdir, *extra, position=POSITION):
+    return subprocess.run(
+        [sys.executable, DRIVER, "--binary", kharbaga, "--position", position, "--plies",
+         str(PLIES), "--workdir", workdir, "--workers", "2", "--hash", "64", *extra],
+        capture_output=True, text=True, env=ENV)
+
+
+def show(run):
+    return f"status {run.returncode}\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+
+
+def parts_line(run):
+    """(parts, run now, already done) of the driver's summary, or None."""
+    m = re.search(r"^parts: (\d+) \((\d+) run now in .*, (\d+) already done\)", run.stdout,
+                  re.M)
+    return tuple(int(g) for g in m.groups()) if m else None
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: python3 cluster/test_solve.py KHARBAGA_BINARY")
+    kharbaga = os.path.abspath(sys.argv[1])
+
+    with tempfile.TemporaryDirectory(prefix="kharbaga-solve-") as tmp:
+        # Bad input: exit status 2 with the binary's message, before any part runs.
+        bad = driver(kharbaga, os.path.join(tmp, "bad"), position="garbage")
+        check("a garbage position exits 2", bad.returncode == 2, show(bad))
+        check("with a clear message naming it", "solve.py:" in bad.stderr
+              and "'garbage'" in bad.stderr and "Traceback" not in bad.stderr, show(bad))
+
+        work = os.path.join(tmp, "work")
+
+        # A node limit stops most parts: the root is unknown, exit status 3, no proof.
+        limited = driver(kharbaga, work, "--nodes-per-part", "1")
+        check("a run with a node limit per part exits 3 (root unknown)",
+              limited.returncode == 3 and f"root {POSITION}: unknown" in limited.stdout,
+              show(limited))
+        check("and writes no proof", not os.path.exists(os.path.join(work, "proof.txt.gz")))
+        limited_done = len(re.findall(r"^\[\d+/\d+\] part-\d+ \S+: (?:win|loss|draw)",
+                                      limited.stdout, re.M))
+
+        with open(os.path.join(work, "frontier.txt")) as f:
+            frontier = f.read().splitlines()
+        check("frontier.txt starts with its header",
+              frontier and frontier[0] == f"# frontier: {POSITION} plies {PLIES}",
+              frontier[:1])
+        n = len(frontier) - 1
+
+        # Run again without a limit: the parts left unknown are solved, the others skipped.
+        first = driver(kharbaga, work)
+        check("the run without a limit exits 0", first.returncode == 0, show(first))
+        check("the root is a win", re.search(rf"^root {re.escape(POSITION)}: win \S+$",
+                                             first.stdout, re.M), show(first))
+        check("the number of parts is the number of frontier lines",
+              n > 0 and parts_line(first) is not None and parts_line(first)[0] == n
+              and len(re.findall(rf"^\[\d+/{n}\] part-", first.stdout, re.M)) == n,
+              f"{n} frontier positions, summary {parts_line(first)}")
+        check("every part has its .out and its proof",
+              all(os.path.isfile(os.path.join(work, f"part-{i}.out"))
+                  and os.path.isfile(os.path.join(work, f"part-{i}.txt.gz"))
+                  for i in range(n)))
+        check("it skips the parts the limited run solved",
+              parts_line(first) == (n, n - limited_done, limited_done),
+              f"{limited_done} solved before, summary {parts_line(first)}")
+        check("no temporary files are left",
+              not [f for f in os.listdir(work) if "tmp" in f], os.listdir(work))
+
+        proof = os.path.join(work, "proof.txt.gz")
+        check("the combined proof exists", os.path.isfile(proof))
+        check("the driver verified it", "proof holds:" in first.stdout, show(first))
+        verify = subprocess.run([kharbaga, "verify-proof", proof], capture_output=True,
+                                text=True, env=ENV)
+        check("kharbaga verify-proof accepts the combined proof", verify.returncode == 0,
+              f"status {verify.returncode}\n{verify.stdout}\n{verify.stderr}")
+
+        # A third run skips every part and leaves their files untouched.
+        files = [f for f in os.listdir(work) if f.startswith("part-")]
+        mtimes = {f: os.stat(os.path.join(work, f)).st_mtime_ns for f in files}
+        again = driver(kharbaga, work)
+        check("the third run exits 0 with the same root value",
+              again.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
+                                                  again.stdout, re.M), show(again))
+        check("the third run skips every part", parts_line(again) == (n, 0, n)
+              and again.stdout.count("(already done, ") == n, show(again))
+        after = {f: os.stat(os.path.join(work, f)).st_mtime_ns
+                 for f in os.listdir(work) if f.startswith("part-")}
+        check("and leaves the part files untouched", after == mtimes)
+
+        # A part whose command fails: exit status 1 with that command's standard error.
+        fake = os.path.join(tmp, "fake-kharbaga")
+        with open(fake, "w") as f:
+            f.write(f"""#!/bin/sh
+case " $* " in
+    *" --frontier "*|*" --combine "*) exec '{kharbaga}' "$@" ;;
+esac
+echo "fake-kharbaga: no solving today" >&2
+exit 101
+""")
+        os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+        broken = driver(fake, os.path.join(tmp, "broken"))
+        check("a failing part makes the driver exit 1 with the command's stderr",
+              broken.returncode == 1 and "no solving today" in broken.stderr
+              and "status 101" in broken.stderr, show(broken))
+
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
