@@ -190,6 +190,12 @@ impl<'a> Search<'a> {
         self
     }
 
+    /// Replaces the limits (and forgets that a limit stopped the search).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.aborted = false;
+    }
+
     /// Calls `report` about every `every` nodes.
     pub fn with_report(mut self, every: u64, report: &'a mut dyn FnMut(&Progress)) -> Search<'a> {
         self.report_every = every.max(1);
@@ -356,10 +362,17 @@ impl<'a> Search<'a> {
         let or = pos.turn() == self.prover;
         let start = self.stats.nodes;
         self.path.push(pos.hash());
-        let mut kids: Vec<Kid> = pos
-            .legal_moves(self.rules)
+        let moves = pos.legal_moves(self.rules);
+        // The children's table lines are fetched first, all at once, so that the waits for
+        // memory overlap.
+        let children: Vec<Position> = moves.iter().map(|mv| pos.play(mv)).collect();
+        for child in &children {
+            self.tt.prefetch(key(child.hash(), self.prover));
+        }
+        let mut kids: Vec<Kid> = moves
             .iter()
-            .map(|mv| self.kid(pos, mv, q))
+            .zip(&children)
+            .map(|(mv, child)| self.kid(pos, mv, *child, q))
             .collect();
         loop {
             let (pn, dn) = numbers(or, &kids);
@@ -403,8 +416,7 @@ impl<'a> Search<'a> {
         num
     }
 
-    fn kid(&mut self, pos: &Position, mv: &Move, q: u32) -> Kid {
-        let child = pos.play(mv);
+    fn kid(&mut self, pos: &Position, mv: &Move, child: Position, q: u32) -> Kid {
         let quiet = !pos.is_progress(mv);
         let cq = if quiet { q.saturating_add(1) } else { 0 };
         let num = self.leaf(&child, cq);

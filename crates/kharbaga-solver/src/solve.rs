@@ -134,6 +134,8 @@ impl Solver<'_> {
                 stats: search.stats(),
             });
             if root.proven() {
+                // Writing the proof may search parts again: it must not stop half-way.
+                search.set_limits(Limits::default());
                 if self.proofs {
                     proofs.push(Proof {
                         claim: Claim::Win,

@@ -2,8 +2,9 @@
 //! with what a solved position's result depends on.
 //!
 //! A position's key is its hash mixed with the prover, so the searches for both sides share
-//! one table. Buckets of four entries; a new entry replaces the one with the least work
-//! (nodes searched below it), so the large proven subtrees stay.
+//! one table. Buckets of four entries; a new entry replaces an open entry before a solved one
+//! (proofs are written from the solved ones), and among those the one with the least work
+//! (nodes searched below it), so the large subtrees stay.
 //!
 //! A solved entry records the range of no-progress counts it holds for: a proof holds when
 //! the count at the position plus its `aux` (the longest run of plies without a capture or a
@@ -37,6 +38,13 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// How much the entry is worth keeping: solved entries before open ones (a proof is
+    /// written from them), then by work.
+    fn keep(&self) -> u64 {
+        let solved = self.pn == 0 || self.dn == 0;
+        (u64::from(solved) << 32) | u64::from(self.work)
+    }
+
     /// Whether the entry is a proof valid at no-progress count `q` under `limit`.
     pub fn proof_at(&self, q: u32, limit: u32) -> bool {
         self.pn == 0 && q.saturating_add(u32::from(self.aux)) < limit
@@ -50,10 +58,70 @@ impl Entry {
 
 /// The table: a power-of-two number of entries in buckets of four.
 pub struct Tt {
-    entries: Vec<Entry>,
+    entries: Slots,
     mask: usize,
     stores: u64,
 }
+
+/// The entries' memory: zeroed pages from the system (an all-zero entry is an empty slot, so
+/// nothing is written before use), aligned to 2 MiB and marked for huge pages where the
+/// system has them: the search's time goes mostly into waiting for table lines, and huge
+/// pages save most of the address translation misses.
+struct Slots {
+    ptr: std::ptr::NonNull<Entry>,
+    len: usize,
+}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Slots {
+    fn new(len: usize) -> Slots {
+        let layout = Slots::layout(len);
+        // SAFETY: the layout has a non-zero size (len >= 1 bucket), and an all-zero `Entry`
+        // is a valid value (plain integers).
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Entry>()) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        // SAFETY: advice on memory this table owns; failure only means no huge pages.
+        unsafe {
+            libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE);
+        }
+        Slots { ptr, len }
+    }
+
+    fn layout(len: usize) -> std::alloc::Layout {
+        let size = len * std::mem::size_of::<Entry>();
+        std::alloc::Layout::from_size_align(size, HUGE_PAGE.min(size.next_power_of_two()))
+            .expect("a table size that fits in memory")
+    }
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [Entry];
+    fn deref(&self) -> &[Entry] {
+        // SAFETY: `ptr` points to `len` initialised entries owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Slots {
+    fn deref_mut(&mut self) -> &mut [Entry] {
+        // SAFETY: as for `deref`, and `&mut self` gives exclusive access.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Slots {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `Slots::new` with this very layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), Slots::layout(self.len)) }
+    }
+}
+
+// SAFETY: `Slots` owns its memory like a `Box<[Entry]>`.
+unsafe impl Send for Slots {}
 
 const BUCKET: usize = 4;
 
@@ -75,7 +143,7 @@ impl Tt {
             n *= 2;
         }
         Tt {
-            entries: vec![Entry::default(); n],
+            entries: Slots::new(n),
             mask: n - 1,
             stores: 0,
         }
@@ -93,6 +161,22 @@ impl Tt {
 
     fn bucket(&self, key: u64) -> usize {
         (key as usize) & self.mask & !(BUCKET - 1)
+    }
+
+    /// Asks the processor to fetch the bucket of `key` ahead of a [`Tt::get`].
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = self.bucket(key);
+            // SAFETY: a prefetch has no effect on memory; the address is in the table.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(b).cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry of `key`, if stored.
@@ -119,7 +203,7 @@ impl Tt {
                         best = i;
                         break;
                     }
-                    if e.work < bucket[best].work {
+                    if e.keep() < bucket[best].keep() {
                         best = i;
                     }
                 }
