@@ -63,38 +63,79 @@ pub struct Tt {
     stores: u64,
 }
 
-/// The entries' memory: zeroed pages from the system (an all-zero entry is an empty slot, so
-/// nothing is written before use), aligned to 2 MiB and marked for huge pages where the
-/// system has them: the search's time goes mostly into waiting for table lines, and huge
-/// pages save most of the address translation misses.
+/// The entries' memory: zeroed pages mapped from the system on first touch (an all-zero
+/// entry is an empty slot, so nothing is written before use), aligned to 2 MiB and marked
+/// for huge pages where the system has them: the search's time goes mostly into waiting for
+/// table lines, and huge pages save most of the address translation misses.
 struct Slots {
     ptr: std::ptr::NonNull<Entry>,
     len: usize,
+    /// The mapping (or allocation) to give back, and its size.
+    base: *mut u8,
+    size: usize,
 }
 
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Slots {
     fn new(len: usize) -> Slots {
-        let layout = Slots::layout(len);
-        // SAFETY: the layout has a non-zero size (len >= 1 bucket), and an all-zero `Entry`
-        // is a valid value (plain integers).
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Entry>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let bytes = len * std::mem::size_of::<Entry>();
+        let size = bytes + HUGE_PAGE;
+        let base = Slots::map(size);
+        let offset = base.align_offset(HUGE_PAGE);
+        // SAFETY: `offset < HUGE_PAGE`, so the entries lie inside the mapping of `size`
+        // bytes; zeroed memory is a valid `Entry` (plain integers).
+        let start = unsafe { base.add(offset) };
         #[cfg(target_os = "linux")]
         // SAFETY: advice on memory this table owns; failure only means no huge pages.
         unsafe {
-            libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE);
+            libc::madvise(start.cast(), bytes, libc::MADV_HUGEPAGE);
         }
-        Slots { ptr, len }
+        let ptr = std::ptr::NonNull::new(start.cast::<Entry>()).expect("mapped memory");
+        Slots {
+            ptr,
+            len,
+            base,
+            size,
+        }
     }
 
-    fn layout(len: usize) -> std::alloc::Layout {
-        let size = len * std::mem::size_of::<Entry>();
-        std::alloc::Layout::from_size_align(size, HUGE_PAGE.min(size.next_power_of_two()))
-            .expect("a table size that fits in memory")
+    /// `size` zeroed bytes: an anonymous mapping on Linux, the allocator elsewhere.
+    fn map(size: usize) -> *mut u8 {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: a fresh private anonymous mapping; the result is checked.
+            let p = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    size,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            assert!(
+                p != libc::MAP_FAILED,
+                "cannot map {size} bytes for the table"
+            );
+            p.cast()
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let layout = Slots::layout(size);
+            // SAFETY: a non-zero size.
+            let p = unsafe { std::alloc::alloc_zeroed(layout) };
+            if p.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            p
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn layout(size: usize) -> std::alloc::Layout {
+        std::alloc::Layout::from_size_align(size, 64).expect("a table size that fits in memory")
     }
 }
 
@@ -115,8 +156,16 @@ impl std::ops::DerefMut for Slots {
 
 impl Drop for Slots {
     fn drop(&mut self) {
-        // SAFETY: allocated in `Slots::new` with this very layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), Slots::layout(self.len)) }
+        #[cfg(target_os = "linux")]
+        // SAFETY: the mapping made in `Slots::map` with this size.
+        unsafe {
+            libc::munmap(self.base.cast(), self.size);
+        }
+        #[cfg(not(target_os = "linux"))]
+        // SAFETY: allocated in `Slots::map` with this very layout.
+        unsafe {
+            std::alloc::dealloc(self.base, Slots::layout(self.size))
+        }
     }
 }
 
