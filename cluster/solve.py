@@ -11,7 +11,6 @@ started again. See cluster/README.md.
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -19,7 +18,8 @@ import uuid
 
 from distributed import Client, LocalCluster, as_completed, get_worker
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from shared import default_kharbaga, shared_dir_problem
+
 VALUES = ("win", "loss", "draw", "unknown")
 
 
@@ -197,42 +197,15 @@ def verify(kharbaga, rules, tables, proof):
     return out.stdout.strip()
 
 
-def check_shared_dir(client, directory):
-    """Fails unless a file written by one worker in DIR is seen by every worker."""
-    probe = os.path.join(directory, f".shared-check-{uuid.uuid4().hex}")
-
-    def write():
-        os.makedirs(directory, exist_ok=True)
-        with open(probe, "w"):
-            pass
-
-    def remove():
-        try:
-            os.remove(probe)
-        except FileNotFoundError:  # removed by another worker
-            pass
-
-    try:
-        client.submit(write, pure=False).result()
-    except OSError as e:
-        raise BadInput(f"cannot write in {directory}: {e}")
-    try:
-        seen = client.run(os.path.exists, probe)
-    finally:
-        client.run(remove)
-    missing = sorted(w for w, ok in seen.items() if not ok)
-    if missing:
-        raise BadInput(f"{directory} is not shared by every worker "
-                       f"(not seen by {', '.join(missing)})")
-
-
 def counts(values):
     return ", ".join(f"{values.count(v)} {v}" for v in VALUES)
 
 
 def run(client, args, kharbaga):
     workers = client.scheduler_info()["workers"]
-    check_shared_dir(client, args.workdir)
+    problem = shared_dir_problem(client, args.workdir)
+    if problem:
+        raise BadInput(problem)
 
     f = client.submit(make_frontier, kharbaga, args.rules, args.tables, args.position,
                       args.moves, args.plies, args.workdir, pure=False).result()
@@ -307,11 +280,6 @@ def run(client, args, kharbaga):
               "run again (with more --time-per-part) to resume", file=sys.stderr, flush=True)
         return 3
     return 0
-
-
-def default_kharbaga():
-    local = os.path.join(REPO, "target", "release", "kharbaga")
-    return local if os.path.exists(local) else (shutil.which("kharbaga") or "kharbaga")
 
 
 def positive(text):

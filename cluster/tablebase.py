@@ -10,7 +10,6 @@ See cluster/README.md.
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -18,7 +17,8 @@ import uuid
 
 from distributed import Client, LocalCluster, as_completed, get_worker
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from shared import default_kharbaga, shared_dir_problem
+
 
 # Memory estimate of one task (see cluster/README.md): the pair being built takes about
 # 5 bytes a place, the decoded tables of its dependencies 2 bytes a place.
@@ -67,30 +67,6 @@ def generate_pair(kharbaga, rules, name, directory, threads, memory, *_deps):
     }
 
 
-def check_shared_dir(client, directory):
-    """Fails unless a file written by one worker in DIR is seen by every worker."""
-    probe = os.path.join(directory, f".shared-check-{uuid.uuid4().hex}")
-
-    def write():
-        os.makedirs(directory, exist_ok=True)
-        with open(probe, "w"):
-            pass
-
-    def remove():
-        if os.path.exists(probe):
-            os.remove(probe)
-
-    client.submit(write, pure=False).result()
-    try:
-        seen = client.run(os.path.exists, probe)
-    finally:
-        client.run(remove)
-    missing = sorted(w for w, ok in seen.items() if not ok)
-    if missing:
-        sys.exit(f"tablebase.py: {directory} is not shared by every worker "
-                 f"(not seen by {', '.join(missing)})")
-
-
 def run(client, args, kharbaga, plan):
     places = {name: p for name, p, _ in plan}
     need = {name: BYTES_PER_PLACE * p + BYTES_PER_DEP_PLACE * sum(places[d] for d in deps)
@@ -106,7 +82,9 @@ def run(client, args, kharbaga, plan):
         if most < need[biggest]:
             print(f"warning: no worker has MEMORY={need[biggest]} now; {biggest} waits "
                   "for one", file=sys.stderr, flush=True)
-    check_shared_dir(client, args.dir)
+    problem = shared_dir_problem(client, args.dir)
+    if problem:
+        sys.exit(f"tablebase.py: {problem}")
 
     run_id = uuid.uuid4().hex[:8]
     futures = {}
@@ -141,11 +119,6 @@ def run(client, args, kharbaga, plan):
           f"{time.monotonic() - start:.1f}s ({task_seconds:.1f}s of task time), "
           f"tables in {args.dir}", flush=True)
     return 0
-
-
-def default_kharbaga():
-    local = os.path.join(REPO, "target", "release", "kharbaga")
-    return local if os.path.exists(local) else (shutil.which("kharbaga") or "kharbaga")
 
 
 def main():
