@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 /// line of a win passes the no-progress limit). Prints the value with the winning move and
 /// the search's figures; the last line, `result: POSITION VALUE [MOVE]`, is for scripts
 /// (VALUE is win, loss, draw or unknown when a limit stopped the search first). Progress
-/// (the root's proof and disproof numbers, nodes, table hits, speed) goes to standard error
-/// on a terminal.
+/// (the root's proof and disproof numbers, nodes, table hits, speed) goes to standard error:
+/// on one updated line on a terminal, else a line a minute.
 ///
 /// With --proof FILE the proof is written in the format of docs/proof-format.md (gzip when
 /// FILE ends in .gz); a draw is written as two files, FILE with .black and .white before its
@@ -80,6 +80,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILES", num_args = 1..)]
     combine: Vec<PathBuf>,
 }
+
+/// How often a run whose standard error is not a terminal logs its progress.
+const LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// Runs the command.
 pub fn run(args: &SolveArgs) -> Result<(), CliError> {
@@ -140,18 +143,24 @@ pub fn solve(
     let mut tt = Tt::new(hash_mib as usize);
     let terminal = io::stderr().is_terminal();
     let start = Instant::now();
+    let mut logged = Instant::now();
     let mut show = |p: &Progress| {
+        let elapsed = start.elapsed();
+        let line = format!(
+            "{} wins?  pn {}  dn {}  nodes {}  tables {}  {} nodes/s",
+            color_name(p.prover),
+            p.root.0,
+            p.root.1,
+            p.stats.nodes,
+            p.stats.table_hits,
+            nps(p.stats.nodes, elapsed)
+        );
         if terminal {
-            let elapsed = start.elapsed();
-            eprint!(
-                "\r  {} wins?  pn {}  dn {}  nodes {}  tables {}  {} nodes/s   ",
-                color_name(p.prover),
-                p.root.0,
-                p.root.1,
-                p.stats.nodes,
-                p.stats.table_hits,
-                nps(p.stats.nodes, elapsed)
-            );
+            eprint!("\r  {line}   ");
+        } else if logged.elapsed() >= LOG_EVERY {
+            // A long run in the background leaves a line a minute in its log.
+            eprintln!("{:.0} s: {line}", elapsed.as_secs_f64());
+            logged = Instant::now();
         }
     };
     let solver = Solver {
