@@ -3,8 +3,9 @@
 # are needed and a missing browser fails the run), then the whole workspace's tests, the deep
 # perft suite in release mode, the cross-check of move generation against the
 # independent Python reference generator, the tests of the Python proof checker, the endgame
-# tables of up to 4 pieces of every named rule set built, verified and counted, and the Dask
-# drivers of the table generation and of a solve split at a frontier run on a local cluster.
+# tables of up to 4 pieces of every named rule set built, verified and counted, the solver's
+# suite positions solved with their proofs checked by both checkers, and the Dask drivers of
+# the table generation and of a solve split at a frontier run on a local cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
