@@ -1,6 +1,8 @@
 //! A server in this process on an ephemeral port of 127.0.0.1, over a fresh data folder;
 //! small endgame tables built in a temporary folder.
 
+pub mod client;
+
 use kharbaga::Rules;
 use kharbaga_server::{serve_on, Config};
 use kharbaga_tablebase::build::{build, BuildOptions};
