@@ -55,12 +55,19 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The start of `text`, for a message: at most `n` characters, then `...`.
+fn shortened(text: &str, n: usize) -> String {
+    match text.char_indices().nth(n) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 pub(super) fn no_such_game(id: &str) -> ApiError {
-    let shown: String = id.chars().take(40).collect();
     ApiError::new(
         StatusCode::NOT_FOUND,
         "not_found",
-        format!("there is no game '{shown}'"),
+        format!("there is no game '{}'", shortened(id, 40)),
     )
 }
 
@@ -70,7 +77,7 @@ pub(crate) async fn not_found(uri: Uri) -> Response {
         ApiError::new(
             StatusCode::NOT_FOUND,
             "not_found",
-            format!("no such API endpoint: {}", uri.path()),
+            format!("no such API endpoint: {}", shortened(uri.path(), 80)),
         )
         .into_response()
     } else {
@@ -88,6 +95,6 @@ pub(crate) async fn method_not_allowed(uri: Uri) -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "method_not_allowed",
-        format!("{} does not take this method", uri.path()),
+        format!("{} does not take this method", shortened(uri.path(), 80)),
     )
 }

@@ -5,7 +5,7 @@ use super::checks::{
     authorize, check_level, check_not_over, check_not_thinking, check_ply, player_of,
 };
 use super::errors::ApiError;
-use super::extract::{Body, GameId};
+use super::extract::{Body, GameId, Object};
 use super::ids::{new_game_id, now, random_bytes, roll_die, sha256_hex};
 use super::state::GameState;
 use super::AppState;
@@ -85,8 +85,8 @@ pub(super) struct CreateRequest {
     position: Option<String>,
     /// A game record (PDN) to continue: its rules, start position and moves.
     record: Option<String>,
-    black: Option<Player>,
-    white: Option<Player>,
+    black: Option<Object<Player>>,
+    white: Option<Object<Player>>,
     first: Option<First>,
 }
 
@@ -102,10 +102,7 @@ pub(super) async fn create(
     State(app): State<Arc<AppState>>,
     Body(req): Body<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let players = [
-        req.black.unwrap_or(Player::Human),
-        req.white.unwrap_or(Player::Human),
-    ];
+    let players = [&req.black, &req.white].map(|p| p.as_ref().map_or(Player::Human, |o| o.0));
     for p in players {
         if let Player::Engine { level } = p {
             check_level(level)?;
@@ -270,7 +267,7 @@ pub(super) async fn make_move(
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     check_not_thinking(&app, &id)?;
-    let _lock = app.lock_game(&id).await;
+    let _lock = app.lock_game(&id).await?;
     let (mut row, mut game) = app.load(&id).await?;
     authorize(&row, &headers)?;
     check_not_thinking(&app, &id)?;
@@ -329,7 +326,7 @@ pub(super) async fn undo(
     Body(req): Body<UndoRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     check_not_thinking(&app, &id)?;
-    let _lock = app.lock_game(&id).await;
+    let _lock = app.lock_game(&id).await?;
     let (mut row, mut game) = app.load(&id).await?;
     authorize(&row, &headers)?;
     check_ply(&game, req.ply)?;

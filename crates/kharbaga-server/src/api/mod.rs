@@ -11,6 +11,8 @@ mod ids;
 mod search;
 mod state;
 mod tables;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use errors::{method_not_allowed, not_found};
 
@@ -30,6 +32,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::OwnedMutexGuard;
 
+/// The locks of the games being changed, by id.
+type Locks = Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>;
+
 /// The request header that carries a game's secret token.
 pub(crate) const TOKEN_HEADER: &str = "x-kharbaga-token";
 
@@ -44,7 +49,7 @@ pub(crate) struct AppState {
     /// The endgame tables, for the games whose rules they fit.
     tables: Arc<Tables>,
     /// One lock per game being changed, so that changes to a game happen one at a time.
-    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    locks: Locks,
     /// The games whose engine is thinking.
     thinking: Mutex<HashSet<String>>,
 }
@@ -61,22 +66,36 @@ impl AppState {
             tables,
             config,
             store: Arc::new(store),
-            locks: Mutex::new(HashMap::new()),
+            locks: Locks::default(),
             thinking: Mutex::new(HashSet::new()),
         }
     }
 
-    /// Waits for the right to change game `id`.
-    async fn lock_game(&self, id: &str) -> OwnedMutexGuard<()> {
+    /// Waits for the right to change game `id`. An id that is not a game id is refused
+    /// before any lock is made for it; the lock is forgotten when nobody holds or waits for it.
+    async fn lock_game(&self, id: &str) -> Result<GameLock, ApiError> {
+        if !is_game_id(id) {
+            return Err(no_such_game(id));
+        }
         let lock = {
             let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
             if locks.len() > 1024 {
-                // Forget the locks nobody holds or waits for.
+                // Forget the locks left by requests that went away while they waited.
                 locks.retain(|_, l| Arc::strong_count(l) > 1);
             }
             Arc::clone(locks.entry(id.to_string()).or_default())
         };
-        lock.lock_owned().await
+        Ok(GameLock {
+            guard: Some(lock.lock_owned().await),
+            id: id.to_string(),
+            locks: Arc::clone(&self.locks),
+        })
+    }
+
+    /// How many games have a lock (held or waited for).
+    #[cfg(test)]
+    fn lock_count(&self) -> usize {
+        self.locks.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     fn is_thinking(&self, id: &str) -> bool {
@@ -139,6 +158,27 @@ impl AppState {
     async fn state(&self, row: &GameRow, game: &Game) -> GameState {
         let tables = tables::values(&self.tables, game).await;
         GameState::new(row, game, self.is_thinking(&row.id), tables)
+    }
+}
+
+/// The right to change one game, held while alive.
+struct GameLock {
+    guard: Option<OwnedMutexGuard<()>>,
+    id: String,
+    locks: Locks,
+}
+
+impl Drop for GameLock {
+    fn drop(&mut self) {
+        let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
+        self.guard = None;
+        // Only the map holds it now (others take their copy under the map's lock): forget it.
+        if locks
+            .get(&self.id)
+            .is_some_and(|l| Arc::strong_count(l) == 1)
+        {
+            locks.remove(&self.id);
+        }
     }
 }
 

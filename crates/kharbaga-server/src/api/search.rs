@@ -94,7 +94,7 @@ pub(super) async fn engine_move(
         check_level(level)?;
     }
     check_not_thinking(&app, &id)?;
-    let lock = app.lock_game(&id).await;
+    let lock = app.lock_game(&id).await?;
     let (mut row, mut game) = app.load(&id).await?;
     authorize(&row, &headers)?;
     check_ply(&game, req.ply)?;

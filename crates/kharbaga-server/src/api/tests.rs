@@ -1,0 +1,83 @@
+//! The API's shared state seen from inside: what requests leave behind in it.
+
+use super::*;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// The API over a fresh database, served on a free port; the folder is removed when dropped.
+struct Served {
+    app: Arc<AppState>,
+    addr: SocketAddr,
+    dir: PathBuf,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+async fn serve(label: &str) -> Served {
+    let dir = std::env::temp_dir().join(format!("kharbaga-unit-{label}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = Store::open(&dir.join("games.sqlite3")).unwrap();
+    let app = Arc::new(AppState::new(
+        Config {
+            data_dir: dir.clone(),
+            default_engine_time: Duration::from_millis(50),
+            engine_hash_mib: 1,
+            ..Config::default()
+        },
+        store,
+    ));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let routes = router(Arc::clone(&app));
+    tokio::spawn(async move { axum::serve(listener, routes).await });
+    Served { app, addr, dir }
+}
+
+#[tokio::test]
+async fn a_bad_game_id_makes_no_lock() {
+    let served = serve("locks").await;
+    let app = &served.app;
+    let long = "a".repeat(60_000);
+    assert!(app.lock_game(&long).await.is_err());
+    assert!(app.lock_game("ABCDEFGHJK").await.is_err());
+    assert_eq!(app.lock_count(), 0);
+    // Through the API: ids that are not ids, and an id of no game.
+    let http = reqwest::Client::new();
+    for id in [long.as_str(), "abc", "abcdefghij"] {
+        for end in ["moves", "engine", "undo"] {
+            let res = http
+                .post(format!("http://{}/api/games/{id}/{end}", served.addr))
+                .header(TOKEN_HEADER, "0123")
+                .body("{}")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status(), reqwest::StatusCode::NOT_FOUND, "{end}");
+        }
+    }
+    assert_eq!(app.lock_count(), 0, "no lock left behind");
+}
+
+#[tokio::test]
+async fn a_game_lock_is_forgotten_after_use() {
+    let served = serve("lock-use").await;
+    let app = &served.app;
+    let held = app.lock_game("abcdefghij").await.unwrap();
+    assert_eq!(app.lock_count(), 1);
+    // Someone waits for it: the lock outlives the first holder.
+    let waiter = {
+        let app = Arc::clone(app);
+        tokio::spawn(async move {
+            let _second = app.lock_game("abcdefghij").await.unwrap();
+        })
+    };
+    tokio::task::yield_now().await;
+    drop(held);
+    waiter.await.unwrap();
+    assert_eq!(app.lock_count(), 0);
+}
