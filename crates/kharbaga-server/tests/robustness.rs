@@ -1,11 +1,90 @@
-//! Requests that must be refused or made harmless: bodies that are JSON arrays, game ids
-//! that are not ids.
+//! Requests that must be refused or made harmless: engine moves asked for twice at once or
+//! for a person's side, bodies that are JSON arrays, game ids that are not ids.
 
 mod common;
 
-use common::client::{assert_error, Api};
+use common::client::{assert_error, Api, Created};
 use reqwest::StatusCode;
 use serde_json::json;
+
+/// A game of a person (Black) against the engine at `level` (White), White to move.
+async fn engine_to_move(api: &Api, level: u8) -> Created {
+    api.create(json!({
+        "black": {"kind": "human"},
+        "white": {"kind": "engine", "level": level},
+        "first": "white"
+    }))
+    .await
+}
+
+#[tokio::test]
+async fn engine_requests_at_once_play_one_move() {
+    let api = Api::start("engine-twice").await;
+    // Several games, so that the requests of at least some of them really overlap.
+    for round in 0..4 {
+        let g = engine_to_move(&api, 3).await;
+        let game = format!("/api/games/{}", g.id);
+        // Open connections first, so that the requests go out together.
+        let _ = tokio::join!(api.get(&game), api.get(&game), api.get(&game));
+        let path = format!("{game}/engine");
+        let body = json!({"movetime_ms": 300});
+        let (a, b, c) = tokio::join!(
+            api.post(&path, Some(&g.token), body.clone()),
+            api.post(&path, Some(&g.token), body.clone()),
+            api.post(&path, Some(&g.token), body.clone()),
+        );
+        let mut answers = [a, b, c];
+        answers.sort_by_key(|(status, _)| *status);
+        let [(ok, moved), refused @ ..] = answers;
+        assert_eq!(ok, StatusCode::OK, "round {round}: {moved}");
+        for (status, error) in refused {
+            assert_eq!(status, StatusCode::CONFLICT, "round {round}: {error}");
+            let code = error["code"].as_str().unwrap();
+            assert!(
+                ["thinking", "stale", "human_turn"].contains(&code),
+                "round {round}: {error}"
+            );
+            assert!(!error["error"].as_str().unwrap().is_empty());
+        }
+        let (_, s) = api.get(&game).await;
+        assert_eq!(s["ply"], 1, "round {round}: one move, by the engine: {s}");
+        assert_eq!(s["history"][0]["color"], "white");
+    }
+}
+
+#[tokio::test]
+async fn the_engine_does_not_move_for_a_person() {
+    let api = Api::start("engine-person").await;
+    let g = engine_to_move(&api, 2).await;
+    let path = format!("/api/games/{}/engine", g.id);
+    let t = Some(g.token.as_str());
+    let (status, v) = api.post(&path, t, json!({"movetime_ms": 50})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["state"]["turn"], "black");
+    // Black is a person: no engine move for Black, with or without the right ply.
+    for body in [json!({}), json!({"ply": 1}), json!({"level": 10})] {
+        let (status, v) = api.post(&path, t, body).await;
+        assert_error(
+            status,
+            &v,
+            StatusCode::CONFLICT,
+            "human_turn",
+            &["Black", "person"],
+        );
+    }
+    // A game of two people: the engine plays neither side.
+    let g = api.create(json!({})).await;
+    let (status, v) = api
+        .post(
+            &format!("/api/games/{}/engine", g.id),
+            Some(&g.token),
+            json!({}),
+        )
+        .await;
+    assert_error(status, &v, StatusCode::CONFLICT, "human_turn", &[]);
+    let (_, s) = api.get(&format!("/api/games/{}", g.id)).await;
+    assert_eq!(s["ply"], 0);
+}
 
 #[tokio::test]
 async fn json_arrays_are_not_request_bodies() {

@@ -94,16 +94,34 @@ pub(super) async fn engine_move(
         check_level(level)?;
     }
     check_not_thinking(&app, &id)?;
-    let lock = app.lock_game(&id).await?;
-    let (mut row, mut game) = app.load(&id).await?;
+    // The token is checked before waiting for the game. The game as it is now is the one the
+    // request is about: one that waited while another request moved is refused.
+    let (row, game) = app.load(&id).await?;
     authorize(&row, &headers)?;
+    let ply = game.moves().len();
+    let lock = app.lock_game(&id).await?;
+    // Again now that the game is this request's: others may have searched and moved since.
+    check_not_thinking(&app, &id)?;
+    let (mut row, mut game) = app.load(&id).await?;
+    if req.ply.is_none() && game.moves().len() != ply {
+        return Err(ApiError::conflict(
+            "stale",
+            format!(
+                "the game changed while this request waited (it has {} moves now): reload it",
+                game.moves().len()
+            ),
+        ));
+    }
     check_ply(&game, req.ply)?;
     check_not_over(&game)?;
     let side = game.position().turn();
-    let level = req.level.unwrap_or(match player_of(&row, side) {
-        Player::Engine { level } => level,
-        Player::Human => 10,
-    });
+    let Player::Engine { level: own_level } = player_of(&row, side) else {
+        return Err(ApiError::conflict(
+            "human_turn",
+            format!("{side} is played by a person, not the engine: it is their move"),
+        ));
+    };
+    let level = req.level.unwrap_or(own_level);
     let mark = ThinkingMark::new(&app, &id);
     let worker = Arc::clone(&app);
     // The search goes on, and its move is stored, even if the client goes away.
