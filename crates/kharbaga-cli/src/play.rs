@@ -434,17 +434,7 @@ impl Player for EngineSeat {
 
     fn choose(&mut self, game: &Game, time_left: Option<Duration>) -> Choice {
         let side = game.position().turn();
-        let limits = match time_left {
-            Some(clock) => Limits {
-                clock: Some(clock),
-                increment: self.increment,
-                ..Limits::default()
-            },
-            None => Limits {
-                movetime: Some(self.movetime),
-                ..Limits::default()
-            },
-        };
+        let limits = move_limits(game, time_left, self.movetime, self.increment);
         let mut console = self.console.borrow_mut();
         match think(&mut self.engine, game, &limits, &format!("{side} (engine)")) {
             Some(Report {
@@ -499,6 +489,30 @@ impl Player for EngineSeat {
 
     fn automatic(&self) -> bool {
         true
+    }
+}
+
+/// The engine's limits for choosing a move in `game`: on its clock when the game has clocks,
+/// else thinking `movetime`. A forced move (the only legal one) is played at once, after one
+/// iteration for its score: the engine does so by itself on the clock, but takes a fixed
+/// move time as time to think, as analysis wants.
+fn move_limits(
+    game: &Game,
+    time_left: Option<Duration>,
+    movetime: Duration,
+    increment: Duration,
+) -> Limits {
+    match time_left {
+        Some(clock) => Limits {
+            clock: Some(clock),
+            increment,
+            ..Limits::default()
+        },
+        None => Limits {
+            movetime: Some(movetime),
+            depth: (game.legal_moves().len() == 1).then_some(1),
+            ..Limits::default()
+        },
     }
 }
 
@@ -895,6 +909,40 @@ mod tests {
         };
         assert_eq!(rolls(42), rolls(42));
         assert_ne!(rolls(42), rolls(43));
+    }
+
+    #[test]
+    fn a_forced_move_is_played_at_once() {
+        let rules = kharbaga::Rules::standard();
+        // e3xc5xa7 is Black's only move (docs/rules.md, the majority rule).
+        let forced = Game::from_position(rules, Position::from_fen("B:Be3:Wd4,b6,Kf4").unwrap());
+        let second = Duration::from_secs(1);
+        let limits = move_limits(&forced, None, second, Duration::ZERO);
+        assert_eq!((limits.movetime, limits.depth), (Some(second), Some(1)));
+        let mut engine = Engine::new(Options {
+            hash_mib: 1,
+            ..Options::default()
+        });
+        let started = Instant::now();
+        let report = engine.search(&forced, &limits, &AtomicBool::new(false), &mut |_| {});
+        assert_eq!(
+            report.best.map(|m| m.to_string()).as_deref(),
+            Some("e3xc5xa7")
+        );
+        assert!(
+            started.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            started.elapsed()
+        );
+        // A move with a choice gets its time; on the clock the engine decides.
+        let free = Game::new(rules);
+        let limits = move_limits(&free, None, second, Duration::ZERO);
+        assert_eq!((limits.movetime, limits.depth), (Some(second), None));
+        let limits = move_limits(&forced, Some(second * 60), second, second);
+        assert_eq!(
+            (limits.clock, limits.movetime, limits.depth),
+            (Some(second * 60), None, None)
+        );
     }
 
     #[test]

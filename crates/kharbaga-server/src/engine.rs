@@ -62,6 +62,29 @@ impl EnginePool {
         level: u8,
         movetime: Duration,
     ) -> Result<Report, SearchError> {
+        self.run(game, level, movetime, None).await
+    }
+
+    /// Chooses the move to play, as [`EnginePool::search`] does, except that a forced move
+    /// (the only legal one) is played at once: one iteration, for its score. (The engine
+    /// takes a fixed move time as time to think, as analysis wants.)
+    pub async fn play(
+        &self,
+        game: Game,
+        level: u8,
+        movetime: Duration,
+    ) -> Result<Report, SearchError> {
+        let forced = game.legal_moves().len() == 1;
+        self.run(game, level, movetime, forced.then_some(1)).await
+    }
+
+    async fn run(
+        &self,
+        game: Game,
+        level: u8,
+        movetime: Duration,
+        depth: Option<u32>,
+    ) -> Result<Report, SearchError> {
         let permit = Arc::clone(&self.permits)
             .acquire_owned()
             .await
@@ -75,6 +98,7 @@ impl EnginePool {
         };
         let limits = Limits {
             movetime: Some(movetime),
+            depth,
             ..Limits::default()
         };
         let position = *game.position();

@@ -1,11 +1,14 @@
 //! Requests that must be refused or made harmless: engine moves asked for twice at once or
-//! for a person's side, bodies that are JSON arrays, game ids that are not ids.
+//! for a person's side, bodies that are JSON arrays, game ids that are not ids; and a forced
+//! move, which the engine plays at once.
 
 mod common;
 
 use common::client::{assert_error, Api, Created};
+use common::{fresh_dir, test_config};
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
 
 /// A game of a person (Black) against the engine at `level` (White), White to move.
 async fn engine_to_move(api: &Api, level: u8) -> Created {
@@ -157,4 +160,50 @@ async fn bad_game_ids_are_not_found() {
             assert!(msg.len() < 100, "the message is short: {msg}");
         }
     }
+}
+
+#[tokio::test]
+async fn a_forced_move_is_played_at_once() {
+    let api = Api::start_with(kharbaga_server::Config {
+        max_engine_time: Duration::from_secs(3),
+        ..test_config(fresh_dir("forced"))
+    })
+    .await;
+    let g = api
+        .create(json!({"black": {"kind": "human"}, "white": {"kind": "engine", "level": 10}}))
+        .await;
+    // After d4-e5, f6xd4 is White's only move (docs/rules.md).
+    let s = api.play(&g, "d4-e5").await;
+    assert_eq!(s["legal"].as_array().unwrap().len(), 1);
+    let path = format!("/api/games/{}/engine", g.id);
+    let started = Instant::now();
+    let (status, v) = api
+        .post(
+            &path,
+            Some(&g.token),
+            json!({"movetime_ms": 3000, "ply": 1}),
+        )
+        .await;
+    let took = started.elapsed();
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["search"]["best"], "f6xd4");
+    assert!(
+        took < Duration::from_millis(1000),
+        "a forced move took {took:?}: {}",
+        v["search"]
+    );
+    assert!(v["search"]["time_ms"].as_u64().unwrap() < 500, "{v}");
+    // A move with a choice still gets its time.
+    let g = engine_to_move(&api, 10).await;
+    assert!(g.state["legal"].as_array().unwrap().len() > 1);
+    let started = Instant::now();
+    let (status, v): (StatusCode, Value) = api
+        .post(
+            &format!("/api/games/{}/engine", g.id),
+            Some(&g.token),
+            json!({"movetime_ms": 600}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(started.elapsed() >= Duration::from_millis(300), "{v}");
 }

@@ -130,7 +130,7 @@ pub(super) async fn engine_move(
         let _mark = mark;
         let report = worker
             .engines
-            .search(game.clone(), level, movetime)
+            .play(game.clone(), level, movetime)
             .await
             .map_err(search_failed)?;
         let best = report
