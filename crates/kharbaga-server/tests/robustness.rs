@@ -147,6 +147,7 @@ async fn bad_game_ids_are_not_found() {
         for (method, end) in [
             ("GET", ""),
             ("GET", "/record"),
+            ("GET", "/events"),
             ("POST", "/moves"),
             ("POST", "/engine"),
             ("POST", "/undo"),

@@ -307,7 +307,9 @@ pub(super) async fn make_move(
     game.play(&mv)
         .map_err(|e| ApiError::internal(format!("a legal move was refused: {e}")))?;
     app.save_moves(&mut row, &game).await?;
-    Ok(Json(app.state(&row, &game).await))
+    let state = app.state(&row, &game).await;
+    app.watchers.publish(&state);
+    Ok(Json(state))
 }
 
 #[derive(Deserialize, Default)]
@@ -341,7 +343,9 @@ pub(super) async fn undo(
         game.undo();
     }
     app.save_moves(&mut row, &game).await?;
-    Ok(Json(app.state(&row, &game).await))
+    let state = app.state(&row, &game).await;
+    app.watchers.publish(&state);
+    Ok(Json(state))
 }
 
 /// The date `YYYY.MM.DD` (UTC) of a Unix time, as records write it.

@@ -1,10 +1,11 @@
 //! The JSON API (documented in `docs/api.md`): the shared state and the routes; the
-//! handlers live in `games` (create, read, move, take back, record) and `search` (the
-//! engine's move, hints), the game state as sent in `state` (with the endgame tables' values
-//! from `tables`), errors in `errors`.
+//! handlers live in `games` (create, read, move, take back, record), `search` (the
+//! engine's move, hints) and `events` (live game states for watchers), the game state as
+//! sent in `state` (with the endgame tables' values from `tables`), errors in `errors`.
 
 mod checks;
 mod errors;
+mod events;
 mod extract;
 mod games;
 mod ids;
@@ -52,6 +53,8 @@ pub(crate) struct AppState {
     locks: Locks,
     /// The games whose engine is thinking.
     thinking: Mutex<HashSet<String>>,
+    /// The watched games, to send their new states to.
+    watchers: Arc<events::Watchers>,
 }
 
 impl AppState {
@@ -68,6 +71,7 @@ impl AppState {
             store: Arc::new(store),
             locks: Locks::default(),
             thinking: Mutex::new(HashSet::new()),
+            watchers: Arc::default(),
         }
     }
 
@@ -222,6 +226,7 @@ pub(crate) fn router(app: Arc<AppState>) -> Router {
         .route("/api/games/{id}/undo", post(games::undo))
         .route("/api/games/{id}/hint", post(search::hint))
         .route("/api/games/{id}/record", get(games::record))
+        .route("/api/games/{id}/events", get(events::events))
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
         .with_state(app)
 }

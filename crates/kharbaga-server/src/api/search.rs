@@ -102,7 +102,7 @@ pub(super) async fn engine_move(
     let lock = app.lock_game(&id).await?;
     // Again now that the game is this request's: others may have searched and moved since.
     check_not_thinking(&app, &id)?;
-    let (mut row, mut game) = app.load(&id).await?;
+    let (mut row, game) = app.load(&id).await?;
     if req.ply.is_none() && game.moves().len() != ply {
         return Err(ApiError::conflict(
             "stale",
@@ -123,29 +123,46 @@ pub(super) async fn engine_move(
     };
     let level = req.level.unwrap_or(own_level);
     let mark = ThinkingMark::new(&app, &id);
+    if app.watchers.watched(&id) {
+        app.watchers.publish(&app.state(&row, &game).await);
+    }
     let worker = Arc::clone(&app);
     // The search goes on, and its move is stored, even if the client goes away.
     let task = tokio::spawn(async move {
-        let _lock = lock;
-        let _mark = mark;
-        let report = worker
-            .engines
-            .play(game.clone(), level, movetime)
-            .await
-            .map_err(search_failed)?;
-        let best = report
-            .best
-            .ok_or_else(|| ApiError::internal("the engine found no move"))?;
-        game.play(&best)
-            .map_err(|e| ApiError::internal(format!("the engine's move was refused: {e}")))?;
-        worker.save_moves(&mut row, &game).await?;
-        Ok::<_, ApiError>((row, game, report))
+        let moved = async {
+            let report = worker
+                .engines
+                .play(game.clone(), level, movetime)
+                .await
+                .map_err(search_failed)?;
+            let best = report
+                .best
+                .ok_or_else(|| ApiError::internal("the engine found no move"))?;
+            let mut after = game.clone();
+            after
+                .play(&best)
+                .map_err(|e| ApiError::internal(format!("the engine's move was refused: {e}")))?;
+            worker.save_moves(&mut row, &after).await?;
+            Ok::<_, ApiError>((after, report))
+        }
+        .await;
+        // Done thinking, moved or not: the watchers see the game as it now is before anyone
+        // else may change it.
+        drop(mark);
+        let (game, moved) = match moved {
+            Ok((after, report)) => (after, Ok(report)),
+            Err(e) => (game, Err(e)),
+        };
+        let state = worker.state(&row, &game).await;
+        worker.watchers.publish(&state);
+        drop(lock);
+        moved.map(|report| (state, report))
     });
-    let (row, game, report) = task
+    let (state, report) = task
         .await
         .map_err(|e| ApiError::internal(format!("the engine task failed: {e}")))??;
     Ok(Json(EngineMoved {
-        state: app.state(&row, &game).await,
+        state,
         search: SearchJson::new(&report, side),
     }))
 }

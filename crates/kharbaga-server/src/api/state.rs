@@ -82,7 +82,7 @@ struct Roll {
 /// Everything the page needs to show a game.
 #[derive(Serialize)]
 pub(crate) struct GameState {
-    id: String,
+    pub(super) id: String,
     pub(super) url: String,
     rules: String,
     rule_options: BTreeMap<&'static str, String>,

@@ -81,3 +81,43 @@ async fn a_game_lock_is_forgotten_after_use() {
     waiter.await.unwrap();
     assert_eq!(app.lock_count(), 0);
 }
+
+#[tokio::test]
+async fn a_game_is_watched_while_someone_listens() {
+    let served = serve("watch").await;
+    let app = &served.app;
+    let http = reqwest::Client::new();
+    let url = |path: &str| format!("http://{}{path}", served.addr);
+    let created: serde_json::Value = http
+        .post(url("/api/games"))
+        .body("{}")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap();
+    let events = url(&format!("/api/games/{id}/events"));
+    let mut first = http.get(&events).send().await.unwrap();
+    let mut second = http.get(&events).send().await.unwrap();
+    assert!(first.chunk().await.unwrap().is_some());
+    assert!(second.chunk().await.unwrap().is_some());
+    assert_eq!(app.watchers.count(), 1, "one channel for the game");
+    drop(first);
+    drop(second);
+    // The server notices a closed stream when it next writes to it, or on its own.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while app.watchers.count() > 0 {
+        assert!(std::time::Instant::now() < deadline, "the channel stays");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // An unknown game leaves no channel.
+    let res = http
+        .get(url("/api/games/abcdefghij/events"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), reqwest::StatusCode::NOT_FOUND);
+    assert_eq!(app.watchers.count(), 0);
+}
