@@ -155,6 +155,7 @@ pub struct Search<'a> {
     stats: Stats,
     report_every: u64,
     next_report: u64,
+    path_safe: bool,
     report: Option<&'a mut dyn FnMut(&Progress)>,
 }
 
@@ -180,6 +181,7 @@ impl<'a> Search<'a> {
             stats: Stats::default(),
             report_every: 0,
             next_report: 0,
+            path_safe: true,
             report: None,
         }
     }
@@ -187,6 +189,16 @@ impl<'a> Search<'a> {
     /// Stops the search at these limits.
     pub fn with_limits(mut self, limits: Limits) -> Search<'a> {
         self.limits = limits;
+        self
+    }
+
+    /// With `false`, a disproof that rests on a repetition is stored as if it held whatever
+    /// the path (the graph-history interaction ignored): much faster where positions repeat,
+    /// as in Mullah endings, but then a disproof may be wrong, so a draw found this way must be
+    /// confirmed (see [`crate::solve`]). Proofs are never affected: a proof never rests on a
+    /// repetition.
+    pub fn path_safe(mut self, safe: bool) -> Search<'a> {
+        self.path_safe = safe;
         self
     }
 
@@ -400,7 +412,7 @@ impl<'a> Search<'a> {
         }
         self.path.pop();
         let mut num = settle(or, &kids);
-        if num.dep >= depth {
+        if num.dep >= depth || !self.path_safe {
             num.dep = NONE;
         }
         if num.dep == NONE {

@@ -11,8 +11,10 @@ use kharbaga::{Color, Move, Position, Rules};
 use kharbaga_engine::eval::{evaluate, Weights};
 use kharbaga_tablebase::tablebase::Tablebase;
 
+use crate::check::check_proof;
 use crate::dfpn::{Limits, Num, Progress, Search, Stats};
 use crate::extract::{extract, Claim, ExtractError, Line};
+use crate::proof_file::write_proof;
 use crate::tt::Tt;
 
 /// The value of a position for the side to move, as far as the solver got.
@@ -87,6 +89,17 @@ impl Solution {
     }
 }
 
+/// What the two searches found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Found {
+    /// This side wins.
+    Winner(Color),
+    /// Both searches disproven.
+    Draw,
+    /// A limit stopped a search.
+    Open,
+}
+
 /// How to solve.
 pub struct Solver<'a> {
     /// The rules.
@@ -102,6 +115,12 @@ pub struct Solver<'a> {
 impl Solver<'_> {
     /// Solves `pos` (no-progress count 0, no history) with `tt`, calling `report` now and
     /// then with the running search's progress.
+    ///
+    /// The searches first store disproofs that rest on repetitions as if they held on every
+    /// path ([`Search::path_safe`]), which settles repeating endings quickly. A win or a loss
+    /// found so is sound (proofs never rest on a repetition); a draw is kept only when the
+    /// two strategies that hold it pass the proof checker ([`crate::check`]); otherwise the
+    /// position is solved again with path-safe searches.
     pub fn solve(
         &self,
         pos: &Position,
@@ -109,22 +128,75 @@ impl Solver<'_> {
         report: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, ExtractError> {
         let start = Instant::now();
+        let mut searches = Vec::new();
+        let mut found = self.attempt(pos, tt, report, false, &mut searches);
+        let mut proofs = Vec::new();
+        if found == Found::Draw {
+            match self.holds(pos, tt, false) {
+                Ok(holds) if holds.iter().all(|p| self.confirmed(p)) => proofs = holds,
+                _ => {
+                    tt.clear();
+                    found = self.attempt(pos, tt, report, true, &mut searches);
+                    if found == Found::Draw && self.proofs {
+                        proofs = self.holds(pos, tt, true)?;
+                    }
+                }
+            }
+        }
+        let verdict = match found {
+            Found::Winner(winner) => {
+                let mut search = Search::new(&self.rules, self.tables, tt, winner);
+                if self.proofs {
+                    proofs.push(Proof {
+                        claim: Claim::Win,
+                        prover: winner,
+                        lines: extract(&mut search, pos, Claim::Win)?,
+                    });
+                }
+                if winner == pos.turn() {
+                    Verdict::Win(best_move(&mut search, pos))
+                } else {
+                    Verdict::Loss
+                }
+            }
+            Found::Draw => Verdict::Draw,
+            Found::Open => Verdict::Unknown,
+        };
+        if !self.proofs {
+            proofs.clear();
+        }
+        Ok(Solution {
+            verdict,
+            searches,
+            proofs,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// The two searches (the side the evaluation favours first), path-safe or not; each
+    /// search's report goes to `searches`.
+    fn attempt(
+        &self,
+        pos: &Position,
+        tt: &mut Tt,
+        report: &mut dyn FnMut(&Progress),
+        path_safe: bool,
+        searches: &mut Vec<SearchReport>,
+    ) -> Found {
         let mover = pos.turn();
         let favoured = if evaluate(pos, &self.rules, &Weights::default()) >= 0 {
             mover
         } else {
             !mover
         };
-        let mut searches = Vec::new();
-        let mut proofs = Vec::new();
-        let mut verdict = Verdict::Unknown;
-        for prover in [favoured, !favoured] {
-            let used: u64 = searches.iter().map(|s: &SearchReport| s.stats.nodes).sum();
+        for (i, prover) in [favoured, !favoured].into_iter().enumerate() {
+            let used: u64 = searches.iter().map(|s| s.stats.nodes).sum();
             let limits = Limits {
                 nodes: self.limits.nodes.map(|n| n.saturating_sub(used)),
                 ..self.limits
             };
             let mut search = Search::new(&self.rules, self.tables, tt, prover)
+                .path_safe(path_safe)
                 .with_limits(limits)
                 .with_report(100_000, &mut *report);
             let root = search.run(pos, 0);
@@ -134,45 +206,44 @@ impl Solver<'_> {
                 stats: search.stats(),
             });
             if root.proven() {
-                // Writing the proof may search parts again: it must not stop half-way.
-                search.set_limits(Limits::default());
-                if self.proofs {
-                    proofs.push(Proof {
-                        claim: Claim::Win,
-                        prover,
-                        lines: extract(&mut search, pos, Claim::Win)?,
-                    });
-                }
-                verdict = if prover == mover {
-                    Verdict::Win(best_move(&mut search, pos))
-                } else {
-                    Verdict::Loss
-                };
-                break;
+                return Found::Winner(prover);
             }
             if !root.disproven() {
-                break;
+                return Found::Open;
             }
-            if searches.len() == 2 {
-                verdict = Verdict::Draw;
-            }
-        }
-        if verdict == Verdict::Draw && self.proofs {
-            for holder in [mover, !mover] {
-                let mut search = Search::new(&self.rules, self.tables, tt, !holder);
-                proofs.push(Proof {
-                    claim: Claim::Hold,
-                    prover: holder,
-                    lines: extract(&mut search, pos, Claim::Hold)?,
-                });
+            if i == 1 {
+                return Found::Draw;
             }
         }
-        Ok(Solution {
-            verdict,
-            searches,
-            proofs,
-            elapsed: start.elapsed(),
-        })
+        Found::Open
+    }
+
+    /// The strategies of both sides that hold a draw (the side to move's first), from the
+    /// disproofs of the opponents' searches.
+    fn holds(
+        &self,
+        pos: &Position,
+        tt: &mut Tt,
+        path_safe: bool,
+    ) -> Result<Vec<Proof>, ExtractError> {
+        let mut out = Vec::new();
+        for holder in [pos.turn(), !pos.turn()] {
+            let mut search =
+                Search::new(&self.rules, self.tables, tt, !holder).path_safe(path_safe);
+            out.push(Proof {
+                claim: Claim::Hold,
+                prover: holder,
+                lines: extract(&mut search, pos, Claim::Hold)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Whether the proof checker accepts `proof`.
+    fn confirmed(&self, proof: &Proof) -> bool {
+        let mut text = Vec::new();
+        write_proof(&mut text, &self.rules, proof).is_ok()
+            && check_proof(&text[..], &self.rules, self.tables).is_ok()
     }
 }
 

@@ -198,6 +198,11 @@ impl Tt {
         }
     }
 
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+
     /// The number of entries.
     pub fn capacity(&self) -> usize {
         self.entries.len()

@@ -160,3 +160,16 @@ fn a_draw_comes_with_two_strategies_that_hold() {
     let as_win = text(&s.proofs[0]).replace("# claim: hold", "# claim: win");
     assert!(check_with(&as_win, Some(tb)).is_err());
 }
+
+#[test]
+fn a_mullah_against_a_mullah_is_a_draw_without_tables() {
+    // Neither lone Mullah can force the other into a capture; every line repeats or reaches
+    // the no-progress limit. The draw is found by the fast searches (repetition disproofs
+    // stored whatever the path) and kept because both strategies pass the checker.
+    let (pos, s) = solve("B:BKa1:WKi9");
+    assert_eq!(s.verdict, Verdict::Draw);
+    for proof in &s.proofs {
+        let v = check(&text(proof)).unwrap();
+        assert_eq!((v.root, v.claim), (pos, CheckedClaim::Hold));
+    }
+}
