@@ -1,5 +1,6 @@
 // The Kharbaga page: draws the board, lets the player move by clicking or dragging, and
-// talks to the server's JSON API (docs/api.md). No framework, no build step.
+// talks to the server's JSON API (docs/api.md); live.js follows the game as it changes and
+// asks the engine for its moves. No framework, no build step.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -25,7 +26,7 @@ const ui = {
   busy: false,
   search: null, // the last engine report {ply, search}
   hintFor: -1, // the ply the hint was asked for
-  polling: null,
+  engineTrouble: null, // why the engine's move did not come {ply, text, retrying}
 };
 
 // ---------------------------------------------------------------------------------------
@@ -259,49 +260,7 @@ async function submitMove(path) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Engine
-
-function maybeEngine() {
-  const g = ui.game;
-  if (!g || !owner() || g.outcome || ui.busy) return;
-  if (g.thinking) { startPolling(); return; }
-  if (isEngine(g.turn)) engineMove();
-}
-
-async function engineMove() {
-  const g = ui.game;
-  ui.busy = true;
-  g.thinking = true;
-  render();
-  try {
-    const res = await api('POST', `/api/games/${g.id}/engine`, { ply: g.ply });
-    ui.search = { ply: res.state.ply - 1, search: res.search };
-    setGame(res.state);
-  } catch (e) {
-    if (e.code === 'thinking' || e.code === 'stale') {
-      await refresh();
-      if (ui.game.thinking) startPolling();
-    } else {
-      g.thinking = false;
-      toast(e.message, true);
-    }
-  } finally {
-    ui.busy = false;
-    render();
-  }
-}
-
-function startPolling() {
-  if (ui.polling) return;
-  ui.polling = setInterval(async () => {
-    await refresh();
-    if (!ui.game.thinking) {
-      clearInterval(ui.polling);
-      ui.polling = null;
-      maybeEngine();
-    }
-  }, 700);
-}
+// Engine (the engine's move is in live.js)
 
 async function refresh() {
   try {
@@ -388,7 +347,9 @@ async function openGame(id) {
     ui.game = null;
     ui.search = null;
     ui.sel = null;
+    ui.engineTrouble = null;
     setGame(state);
+    watchGame(id);
     ui.flipped = owner() && vsEngine() && humanColor() === 'white';
     if (owner()) localStorage.setItem(LAST_KEY, id);
     render();
@@ -793,6 +754,7 @@ function renderPanel() {
   renderEval();
   renderHint();
   renderInfo();
+  renderEngineTrouble();
   const has = !!g;
   $('nav-first').disabled = !has || ui.view === 0;
   $('nav-prev').disabled = !has || ui.view === 0;
@@ -911,8 +873,10 @@ async function startGame(evt) {
     ui.game = null;
     ui.search = null;
     ui.sel = null;
+    ui.engineTrouble = null;
     ui.hintFor = -1;
     setGame(res.state);
+    watchGame(res.id);
     ui.flipped = engine && me === 'white';
     if (res.state.rolls.length) {
       const r = res.state.rolls[res.state.rolls.length - 1];
@@ -956,6 +920,7 @@ async function init() {
   $('nav-next').onclick = () => { if (ui.game && ui.view < ui.game.ply) ui.view++; render(); };
   $('nav-last').onclick = () => { if (ui.game) ui.view = ui.game.ply; render(); };
   $('btn-undo').onclick = takeBack;
+  $('btn-engine-retry').onclick = askEngineAgain;
   $('btn-hint').onclick = askHint;
   $('btn-flip').onclick = () => { ui.flipped = !ui.flipped; render(); };
   $('btn-download').onclick = download;

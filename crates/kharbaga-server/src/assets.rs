@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
+const LIVE_JS: &str = include_str!("../assets/live.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 const FAVICON_SVG: &str = include_str!("../assets/favicon.svg");
 const RULES_MD: &str = include_str!("../../../docs/rules.md");
@@ -20,6 +21,7 @@ pub(crate) fn router() -> Router {
         .route("/game/{id}", get(index))
         .route("/rules", get(rules))
         .route("/assets/app.js", get(app_js))
+        .route("/assets/live.js", get(live_js))
         .route("/assets/style.css", get(style_css))
         .route("/favicon.svg", get(favicon))
 }
@@ -32,6 +34,13 @@ async fn app_js() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         APP_JS,
+    )
+}
+
+async fn live_js() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        LIVE_JS,
     )
 }
 

@@ -674,9 +674,12 @@ async fn the_pages_and_their_files() {
     assert_eq!(status, StatusCode::OK);
     assert!(ctype.starts_with("text/html"));
     assert!(body.contains("/assets/app.js"));
-    let (status, ctype, _) = get("/assets/app.js").await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(ctype.starts_with("text/javascript"));
+    assert!(body.contains("/assets/live.js"));
+    for script in ["/assets/app.js", "/assets/live.js"] {
+        let (status, ctype, _) = get(script).await;
+        assert_eq!(status, StatusCode::OK, "{script}");
+        assert!(ctype.starts_with("text/javascript"), "{script}");
+    }
     let (status, ctype, _) = get("/assets/style.css").await;
     assert_eq!(status, StatusCode::OK);
     assert!(ctype.starts_with("text/css"));
