@@ -27,7 +27,12 @@ const ui = {
   search: null, // the last engine report {ply, search}
   hintFor: -1, // the ply the hint was asked for
   engineTrouble: null, // why the engine's move did not come {ply, text, retrying}
+  echo: null, // the rest of a capture sent before it was clicked to its end {points, at}
 };
+
+// How soon after the click before it a click on the next point of a capture already sent
+// finishes that capture (rather than starting something new), in ms.
+const ECHO_MS = 3000;
 
 // ---------------------------------------------------------------------------------------
 // Geometry
@@ -163,6 +168,8 @@ function advance(point) {
   const moves = new Set(s.cands.map((c) => c.move.move));
   if (moves.size === 1) {
     const done = s.cands.find((c) => c.path.length === s.partial.length) || s.cands[0];
+    const rest = done.path.slice(s.partial.length);
+    ui.echo = rest.length ? { points: rest, at: performance.now() } : null;
     submitMove([s.from, ...done.path]);
   } else {
     render();
@@ -185,10 +192,27 @@ function pointerPoint(evt) {
   return { point: best, x: p.x, y: p.y };
 }
 
+// A capture is sent as soon as only one move fits the points clicked; the player may go on
+// clicking its last points, where the piece has gone. Those clicks, each soon after the one
+// before, finish that capture: they do not select the piece (its next move would be lost).
+// Any other click ends this.
+function finishesSentCapture(point) {
+  const e = ui.echo;
+  ui.echo = null;
+  if (!e || point !== e.points[0] || performance.now() - e.at > ECHO_MS) return false;
+  if (e.points.length > 1) ui.echo = { points: e.points.slice(1), at: performance.now() };
+  return true;
+}
+
 function onPointerDown(evt) {
   if (evt.button !== undefined && evt.button !== 0) return;
-  if (!canMove()) return;
+  if (!ui.game) return;
   const { point, x, y } = pointerPoint(evt);
+  if (ui.echo && finishesSentCapture(point)) {
+    evt.preventDefault();
+    return;
+  }
+  if (!canMove()) return;
   if (!point) return;
   const s = ui.sel;
   if (s && targets().includes(point)) {
@@ -347,6 +371,7 @@ async function openGame(id) {
     ui.game = null;
     ui.search = null;
     ui.sel = null;
+    ui.echo = null;
     ui.engineTrouble = null;
     setGame(state);
     watchGame(id);
@@ -873,6 +898,7 @@ async function startGame(evt) {
     ui.game = null;
     ui.search = null;
     ui.sel = null;
+    ui.echo = null;
     ui.engineTrouble = null;
     ui.hintFor = -1;
     setGame(res.state);

@@ -1,6 +1,7 @@
 //! The page's live side in a real browser (driven as in `tests/webdriver`): a second browser
 //! watching a game sees its moves as they are made; the engine's move survives a network
-//! error (tried again, then a message and a button to ask again).
+//! error (tried again, then a message and a button to ask again); the clicks that finish a
+//! capture the page has already sent do not select the piece that moved.
 //! Screenshots of the message and of the watcher's page are written to
 //! `target/tmp/kharbaga-engine-trouble.png` and `kharbaga-watcher.png`.
 
@@ -22,6 +23,7 @@ async fn the_page_lives() {
     let base = server.base.clone();
     with_browser(&driver, |c| async move {
         engine_trouble(&c, &base).await;
+        capture_clicks(&c, &base).await;
     })
     .await;
     let base = server.base.clone();
@@ -144,6 +146,27 @@ async fn engine_trouble(c: &Client, base: &str) {
     click_id(c, "btn-engine-retry").await;
     assert_eq!(wait_moves(c, 4).await, ["d4-e5", "f6xd4", "c3xe5", "a5xc3"]);
     assert_eq!(trouble(c).await["shown"], false);
+}
+
+async fn capture_clicks(c: &Client, base: &str) {
+    // e3xc5xa7 is Black's only move (docs/rules.md): the page sends it at the click on c5.
+    // White's man on i9 then steps to h8 or i7, and Black's man on a7 may move.
+    engine_game(c, base, Some("B:Be3,c1:Wd4,b6,i9")).await;
+    click_point(c, "e3").await;
+    click_point(c, "c5").await;
+    let shown = wait_moves(c, 2).await;
+    assert_eq!(shown[0], "e3xc5xa7");
+    // The player goes on to click the capture's last point, where the piece now stands.
+    click_point(c, "a7").await;
+    assert_eq!(
+        count(c, "#board .sel-ring").await,
+        0,
+        "finishing the sent capture selects nothing"
+    );
+    // A click after that is a click again: a7 is selected.
+    click_point(c, "a7").await;
+    assert_eq!(count(c, "#board .sel-ring").await, 1);
+    assert!(count(c, "#board .target").await >= 1);
 }
 
 async fn watching(owner: &Client, watcher: &Client, base: &str) {
