@@ -159,7 +159,7 @@ impl Walk<'_, '_> {
     /// The status of `pos` at `q`, searching it on its own when nothing is stored.
     fn status(&mut self, pos: &Position, q: u32) -> Num {
         let num = self.search.known(pos, q);
-        if self.settled(&num) || num.proven() || num.disproven() {
+        if num.proven() || num.disproven() {
             return num;
         }
         self.search.run(pos, q)
