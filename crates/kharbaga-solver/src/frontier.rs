@@ -4,16 +4,16 @@
 //! (on lines that do not repeat a position) whose value is still open: the game is not over
 //! and the tables do not hold them. Each can be solved on its own, anywhere. Combining takes
 //! their values and works the tree of the first `K` plies back to the root, with intervals of
-//! values so that an unsolved part leaves the root open only where it matters; a win or a
-//! loss of the root comes with a proof built from the tree and the parts' proofs.
+//! values so that an unsolved part leaves the root open only where it matters; the root's
+//! proof (or, for a draw, each side's strategy) is built from the tree and the parts' proofs.
 
 use std::collections::{HashMap, HashSet};
 
-use kharbaga::{Move, Position, Rules};
+use kharbaga::{Color, Move, Position, Rules};
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Wdl;
 
-use crate::extract::Line;
+use crate::extract::{Claim, Line};
 
 /// What is known of a position's value for its side to move: the values from `lo` to `hi`
 /// (loss < draw < win) are still possible.
@@ -150,16 +150,21 @@ impl<'a> Tree<'a> {
         best
     }
 
-    /// The proof lines of the tree for a root the prover wins (the root's side to move when
-    /// `root_wins`, else the other), and the frontier positions the proof goes on from.
-    /// Fails with the position where `results` do not prove the win.
+    /// The lines of the tree for `claim` of `prover` from `root` (a win, or a hold of at
+    /// least a draw), and the frontier positions the proof goes on from. Fails with the
+    /// position where `results` do not prove the claim.
     pub fn proof(
         &self,
         root: &Position,
         results: &HashMap<Position, Wdl>,
-        root_wins: bool,
+        prover: Color,
+        claim: Claim,
     ) -> Result<(Vec<Line>, Vec<Position>), Position> {
-        let prover = if root_wins { root.turn() } else { !root.turn() };
+        // The best the opponent may get after the prover's move.
+        let allowed = match claim {
+            Claim::Win => Wdl::Loss,
+            Claim::Hold => Wdl::Draw,
+        };
         let mut lines = Vec::new();
         let mut leaves = Vec::new();
         let mut seen = HashSet::new();
@@ -175,13 +180,13 @@ impl<'a> Tree<'a> {
             }
             let moves = pos.legal_moves(self.rules);
             let choice: Option<Move> = if pos.turn() == prover {
-                let mut wins = |mv: &&Move| {
+                let mut keeps = |mv: &&Move| {
                     let child = pos.play(mv);
                     self.range(&child, depth + 1, results, &mut vec![pos], &mut memo)
-                        .value()
-                        == Some(Wdl::Loss)
+                        .hi
+                        <= allowed
                 };
-                Some(*moves.iter().find(&mut wins).ok_or(pos)?)
+                Some(*moves.iter().find(&mut keeps).ok_or(pos)?)
             } else {
                 None
             };

@@ -4,15 +4,15 @@
 //! The frontier is printed as a header line `# frontier: ROOT plies K` and one position per
 //! line. Combining reads any mix of such a frontier file (for the root and K), outputs of
 //! `kharbaga solve` (their `result:` lines) and proof files (their root and claim), works
-//! the root's value out and, for a win or a loss with `--proof`, writes one proof: the
-//! tree's lines, then the lines of the parts' proofs it needs.
+//! the root's value out and, with `--proof`, writes its proof (for a draw, each side's
+//! strategy): the tree's lines, then the lines of the parts' proofs it needs.
 
 use super::{color_name, result_line};
 use crate::args::CliError;
-use kharbaga::{Position, Rules};
-use kharbaga_solver::extract::Line;
+use kharbaga::{Color, Position, Rules};
+use kharbaga_solver::extract::{Claim, Line};
 use kharbaga_solver::frontier::Tree;
-use kharbaga_solver::proof_file::{create, read_text, write_lines};
+use kharbaga_solver::proof_file::{create, read_text, side_path, write_lines};
 use kharbaga_solver::solve::Verdict;
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Wdl;
@@ -36,8 +36,9 @@ pub fn print_frontier(
     Ok(())
 }
 
-/// A proof file read for combining: its lines with their positions.
+/// A proof file read for combining: its claim and its lines with their positions.
 struct PartProof {
+    claim: Claim,
     lines: Vec<(Position, String)>,
 }
 
@@ -46,7 +47,8 @@ struct PartProof {
 struct Parts {
     root: Option<(Position, u32)>,
     results: HashMap<Position, Wdl>,
-    proofs: HashMap<Position, PartProof>,
+    /// The proofs by root and prover (a win proof preferred to a hold strategy).
+    proofs: HashMap<(Position, Color), PartProof>,
 }
 
 fn bad(path: &Path, line: usize, what: impl std::fmt::Display) -> CliError {
@@ -100,11 +102,11 @@ impl Parts {
 
     fn read_proof(&mut self, path: &Path, text: &str) -> Result<(), CliError> {
         let mut lines = Vec::new();
-        let mut win = true;
+        let mut claim = Claim::Win;
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line == "# claim: hold" {
-                win = false;
+                claim = Claim::Hold;
             }
             if line.is_empty() || line.starts_with('#') {
                 continue;
@@ -115,14 +117,29 @@ impl Parts {
         let Some((root, first)) = lines.first().cloned() else {
             return Err(bad(path, 1, "a proof without lines"));
         };
-        if win {
-            let value = if first.ends_with(" all") {
-                Wdl::Loss
-            } else {
+        let prover = if first.ends_with(" all") {
+            !root.turn()
+        } else {
+            root.turn()
+        };
+        if claim == Claim::Win {
+            let value = if prover == root.turn() {
                 Wdl::Win
+            } else {
+                Wdl::Loss
             };
             self.results.insert(root, value);
-            self.proofs.insert(root, PartProof { lines });
+        } else if self.proofs.contains_key(&(root, !prover)) {
+            // Both sides hold: a draw.
+            self.results.entry(root).or_insert(Wdl::Draw);
+        }
+        let better = self
+            .proofs
+            .get(&(root, prover))
+            .map_or(true, |p| p.claim == Claim::Hold);
+        if better {
+            self.proofs
+                .insert((root, prover), PartProof { claim, lines });
         }
         Ok(())
     }
@@ -160,7 +177,9 @@ pub fn combine(
     let verdict = match range.value() {
         Some(Wdl::Win) => {
             writeln!(out, "{mover} to move wins")?;
-            let (lines, _) = tree.proof(&root, &parts.results, true).map_err(unproven)?;
+            let (lines, _) = tree
+                .proof(&root, &parts.results, root.turn(), Claim::Win)
+                .map_err(unproven)?;
             Verdict::Win(lines[0].1.expect("the winner's line has a move"))
         }
         Some(Wdl::Loss) => {
@@ -181,16 +200,24 @@ pub fn combine(
         }
     };
     if let Some(path) = proof {
-        match &verdict {
-            Verdict::Win(_) | Verdict::Loss => {
-                let wins = matches!(verdict, Verdict::Win(_));
-                let n = write_combined(path, rules, &tree, &root, &parts, wins)?;
-                writeln!(out, "proof: {} ({n} lines)", path.display())?;
-            }
-            _ => writeln!(
+        let written: Vec<(PathBuf, Color, Claim)> = match &verdict {
+            Verdict::Win(_) => vec![(path.to_path_buf(), root.turn(), Claim::Win)],
+            Verdict::Loss => vec![(path.to_path_buf(), !root.turn(), Claim::Win)],
+            Verdict::Draw => [root.turn(), !root.turn()]
+                .into_iter()
+                .map(|c| (side_path(path, c), c, Claim::Hold))
+                .collect(),
+            Verdict::Unknown => Vec::new(),
+        };
+        for (file, prover, claim) in written {
+            let n = write_combined(&file, rules, &tree, &root, &parts, prover, claim)?;
+            writeln!(
                 out,
-                "no proof written: only a win or a loss is combined into one"
-            )?,
+                "proof: {} ({n} lines, {} for {})",
+                file.display(),
+                claim.name(),
+                color_name(prover)
+            )?;
         }
     }
     writeln!(out, "result: {}", result_line(&root, &verdict))?;
@@ -204,34 +231,42 @@ fn unproven(pos: Position) -> CliError {
     ))
 }
 
-/// Writes the tree's lines and the parts' proofs under them; returns the number of lines.
+/// Writes the tree's lines for `claim` of `prover` and the parts' proofs under them (a
+/// part's win proof serves a hold as well); returns the number of lines.
 fn write_combined(
     path: &Path,
     rules: &Rules,
     tree: &Tree<'_>,
     root: &Position,
     parts: &Parts,
-    root_wins: bool,
+    prover: Color,
+    claim: Claim,
 ) -> Result<usize, CliError> {
     let (lines, leaves) = tree
-        .proof(root, &parts.results, root_wins)
+        .proof(root, &parts.results, prover, claim)
         .map_err(unproven)?;
-    let prover = if root_wins { root.turn() } else { !root.turn() };
     let mut out = create(path)?;
     writeln!(out, "# kharbaga proof")?;
     writeln!(out, "# rules: {rules}")?;
-    writeln!(out, "# claim: win")?;
+    writeln!(out, "# claim: {}", claim.name())?;
     writeln!(out, "# prover: {}", color_name(prover))?;
     write_lines(&mut out, &lines)?;
     let mut written: HashSet<Position> = lines.iter().map(|l: &Line| l.0).collect();
     let mut count = lines.len();
     for leaf in leaves {
-        let part = parts.proofs.get(&leaf).ok_or_else(|| {
+        let part = parts.proofs.get(&(leaf, prover)).ok_or_else(|| {
             CliError::Input(format!(
-                "no proof file for the frontier position {}",
+                "no proof file for {} at the frontier position {}",
+                color_name(prover),
                 leaf.to_fen()
             ))
         })?;
+        if claim == Claim::Win && part.claim == Claim::Hold {
+            return Err(CliError::Input(format!(
+                "only a hold strategy for the frontier position {}",
+                leaf.to_fen()
+            )));
+        }
         for (pos, text) in &part.lines {
             if written.insert(*pos) {
                 writeln!(out, "{text}")?;
