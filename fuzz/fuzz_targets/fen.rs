@@ -1,0 +1,37 @@
+//! Position strings: what parses prints back to a string that parses to the same position,
+//! and every legal move of a parsed position replays, its notation naming it again.
+#![no_main]
+
+use kharbaga::{Position, Rules, Setup};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(setup) = Setup::from_fen(text) {
+        let printed = setup.to_fen();
+        let again = Setup::from_fen(&printed).expect("a printed setup parses");
+        assert_eq!(again, setup, "{text:?} printed as {printed:?}");
+    }
+    let Ok(pos) = Position::from_fen(text) else {
+        return;
+    };
+    let printed = pos.to_fen();
+    let again = Position::from_fen(&printed).expect("a printed position parses");
+    assert_eq!(again, pos, "{text:?} printed as {printed:?}");
+    // The rule set follows from the input, so every set is reached.
+    let names = kharbaga::RULE_SET_NAMES;
+    let rules = Rules::named(names[data.len() % names.len()]).expect("a known name");
+    for mv in pos.legal_moves(&rules) {
+        let _next = pos.play(&mv);
+        let written = mv.to_string();
+        let read = pos
+            .parse_move(&rules, &written)
+            .unwrap_or_else(|e| panic!("{written} of {printed} does not parse back: {e}"));
+        assert!(
+            read.same_effect(&mv),
+            "{written} of {printed} reads as {read}"
+        );
+    }
+});
