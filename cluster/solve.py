@@ -161,15 +161,20 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
                 worker=get_worker().address)
 
 
+ROOT_PROOFS = ("proof.txt.gz", "proof.black.txt.gz", "proof.white.txt.gz")
+
+
 def combine(kharbaga, rules, tables, root, workdir, count):
-    """The task: `kharbaga solve --combine` on the parts in WORKDIR, into proof.txt.gz."""
-    proof = os.path.join(workdir, "proof.txt.gz")
-    if os.path.exists(proof):
-        os.remove(proof)
+    """The task: `kharbaga solve --combine` on the parts in WORKDIR, into proof.txt.gz (a win
+    or a loss) or proof.black.txt.gz and proof.white.txt.gz (a draw: each side's strategy)."""
+    for name in ROOT_PROOFS:
+        if os.path.exists(os.path.join(workdir, name)):
+            os.remove(os.path.join(workdir, name))
     files = ["frontier.txt"]
     for i in range(count):
-        files += [name for name in (f"part-{i}.out", f"part-{i}.txt.gz")
-                  if os.path.exists(os.path.join(workdir, name))]
+        names = (f"part-{i}.out", f"part-{i}.txt.gz", f"part-{i}.black.txt.gz",
+                 f"part-{i}.white.txt.gz")
+        files += [name for name in names if os.path.exists(os.path.join(workdir, name))]
     cmd = [kharbaga, "solve", "--rules", rules, "--position", root]
     if tables:
         cmd += ["--tables", tables]
@@ -182,7 +187,9 @@ def combine(kharbaga, rules, tables, root, workdir, count):
     if result is None:
         raise RuntimeError(f"`kharbaga solve --combine` printed no result line:\n"
                            + out.stdout[-2000:])
-    return dict(result, output=out.stdout, proof=proof if os.path.exists(proof) else None)
+    proofs = [os.path.join(workdir, name) for name in ROOT_PROOFS
+              if os.path.exists(os.path.join(workdir, name))]
+    return dict(result, output=out.stdout, proofs=proofs)
 
 
 def verify(kharbaga, rules, tables, proof):
@@ -257,23 +264,24 @@ def run(client, args, kharbaga):
         return 1
     for line in c["output"].splitlines():
         print(f"combine: {line}", flush=True)
-    checked = None
-    if c["proof"] and args.verify:
-        try:
-            checked = client.submit(verify, kharbaga, args.rules, args.tables, c["proof"],
-                                    pure=False).result()
-        except Exception as e:
-            print(f"FAILED: the combined proof does not verify: {e}", file=sys.stderr,
-                  flush=True)
-            return 1
-        print(f"verify-proof: {checked}", flush=True)
+    checked = []
+    if args.verify:
+        for proof in c["proofs"]:
+            try:
+                checked.append(client.submit(verify, kharbaga, args.rules, args.tables,
+                                             proof, pure=False).result())
+            except Exception as e:
+                print(f"FAILED: the combined proof does not verify: {e}", file=sys.stderr,
+                      flush=True)
+                return 1
+            print(f"verify-proof: {checked[-1]}", flush=True)
 
     root_value = c["value"] + (f" {c['move']}" if c["move"] else "")
     print(f"root {root}: {root_value}", flush=True)
     print(f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {already} "
           f"already done): {counts(values)}", flush=True)
-    if c["proof"]:
-        print(f"proof: {c['proof']}" + (", verified" if checked else ", not verified"),
+    for proof in c["proofs"]:
+        print(f"proof: {proof}" + (", verified" if checked else ", not verified"),
               flush=True)
     if c["value"] == "unknown":
         print(f"the root is unknown: {values.count('unknown')} parts stopped at a limit; "

@@ -3,8 +3,8 @@
 # crates/kharbaga-solver/tests/data/suite.txt with the tables of up to 4 pieces, checks each
 # value against the pinned one and each proof with both independent checkers
 # (`kharbaga verify-proof` and tools/check_proof.py), then breaks a proof on purpose (a reply
-# dropped, the winning move changed) and checks that both reject it; last, the solver's
-# longer tests in release mode.
+# dropped, the winning move changed) and checks that both reject it; solves a draw in parts
+# on the Dask driver; last, the solver's longer tests in release mode.
 # Usage: scripts/solver-ci.sh [KHARBAGA]
 # With SUITE=all in the environment every suite position is solved, not only those marked ci
 # (about a minute more).
@@ -76,5 +76,14 @@ for f in "$work"/p*.txt; do
     echo "solver: the proof of $root broken two ways, rejected by both checkers"
     break
 done
+
+# A draw split at 2 plies on the Dask driver (8 parts): combined into each side's strategy,
+# both verified by the driver.
+draw="B:Ba1,i1,i3:Wc3,d4,i5,d6,a9"
+python3 cluster/solve.py --binary "$bin" --position "$draw" --plies 2 --workdir "$work/draw" \
+    --tables "$tables" --hash 128 --workers 2 > "$work/draw.out"
+grep -q "^root $draw: draw$" "$work/draw.out"
+[ "$(grep -c '^proof: .*, verified$' "$work/draw.out")" = 2 ]
+echo "solver: the draw $draw combined from 8 parts into two verified strategies"
 
 cargo test --release -p kharbaga-solver -- --ignored

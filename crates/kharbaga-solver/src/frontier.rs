@@ -171,7 +171,8 @@ impl<'a> Tree<'a> {
         let mut memo = HashMap::new();
         let mut stack = vec![(*root, 0u32)];
         while let Some((pos, depth)) = stack.pop() {
-            if !seen.insert((pos, depth)) || self.settled(&pos).is_some() {
+            // The root always has a line, even when the tables hold it.
+            if !seen.insert((pos, depth)) || (depth > 0 && self.settled(&pos).is_some()) {
                 continue;
             }
             if depth == self.plies {
