@@ -1,0 +1,170 @@
+//! `kharbaga solve` run as a process: the value and its `result:` line, the proof file that
+//! `verify-proof` accepts, a split at a frontier combined back, and bad input refused with
+//! a message.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `kharbaga` with `args`, with no endgame tables in the default place.
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kharbaga"))
+        .args(args)
+        .env("XDG_DATA_HOME", "/nonexistent/kharbaga-tests")
+        .output()
+        .expect("kharbaga runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("UTF-8 output")
+}
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kharbaga-solve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// From an engine game: White to move loses (the suite in the solver's tests/data).
+const LOSS: &str = "B:Bh2,a3:Wb4,c5,e5,b8,h8,g9";
+
+/// From an engine game: White to move wins, and each position 2 plies on solves at once.
+const WIN: &str = "W:Bg1,b4,g7:Wi5,a7,a9,c9,g9";
+
+#[test]
+fn a_solved_position_ends_with_its_result_line_and_its_proof_holds() {
+    let dir = temp_dir("proof");
+    let proof = dir.join("p.txt.gz");
+    let out = run(&[
+        "solve",
+        "--position",
+        LOSS,
+        "--proof",
+        proof.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Black to move loses"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some(format!("result: {LOSS} loss").as_str())
+    );
+    let check = run(&["verify-proof", proof.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    assert!(
+        stdout(&check).contains("White wins from"),
+        "{}",
+        stdout(&check)
+    );
+}
+
+#[test]
+fn a_node_limit_gives_an_unknown_result() {
+    let out = run(&["solve", "--nodes", "1", "--time", "5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("unknown: the search stopped at its limit"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with(" unknown"), "{text}");
+}
+
+#[test]
+fn a_frontier_solved_in_parts_combines_into_the_value_and_a_proof() {
+    let dir = temp_dir("split");
+    let frontier = run(&["solve", "--position", WIN, "--frontier", "2"]);
+    assert!(frontier.status.success(), "{}", stderr(&frontier));
+    let listing = stdout(&frontier);
+    assert_eq!(
+        listing.lines().next(),
+        Some(format!("# frontier: {WIN} plies 2").as_str())
+    );
+    let frontier_file = dir.join("frontier.txt");
+    std::fs::write(&frontier_file, &listing).unwrap();
+    let mut files = vec![frontier_file.to_str().unwrap().to_string()];
+    for (i, pos) in listing.lines().skip(1).enumerate() {
+        let proof = dir.join(format!("part-{i}.txt"));
+        let out = run(&[
+            "solve",
+            "--position",
+            pos,
+            "--proof",
+            proof.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let result = dir.join(format!("part-{i}.out"));
+        std::fs::write(&result, stdout(&out)).unwrap();
+        files.push(result.to_str().unwrap().to_string());
+        if proof.exists() {
+            files.push(proof.to_str().unwrap().to_string());
+        }
+    }
+    assert!(files.len() > 2, "the frontier has positions");
+    let root_proof = dir.join("root.txt");
+    let mut args = vec![
+        "solve",
+        "--proof",
+        root_proof.to_str().unwrap(),
+        "--combine",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("result: {WIN} win ")),
+        "{}",
+        stdout(&out)
+    );
+    let check = run(&["verify-proof", root_proof.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", stderr(&check));
+}
+
+#[test]
+fn bad_input_is_refused_with_a_message() {
+    let out = run(&["solve", "--position", "B:Bz9:Wd4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("z9"), "{}", stderr(&out));
+
+    let out = run(&["solve", "--moves", "d4-e5 e5-e7"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("move 2 (e5-e7)"), "{}", stderr(&out));
+
+    let out = run(&["solve", "--combine", "/nonexistent/frontier.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("/nonexistent/frontier.txt"),
+        "{}",
+        stderr(&out)
+    );
+
+    let dir = temp_dir("bad");
+    let frontier = dir.join("frontier.txt");
+    std::fs::write(
+        &frontier,
+        "# frontier: B:Bc3:Wd4 plies 2\nresult: B:Bq3 win\n",
+    )
+    .unwrap();
+    let out = run(&["solve", "--combine", frontier.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("line 2: bad position"),
+        "{}",
+        stderr(&out)
+    );
+
+    let no_root = dir.join("parts.out");
+    std::fs::write(&no_root, "result: B:Bc3:Wd4 win c3xe5\n").unwrap();
+    let out = run(&["solve", "--combine", no_root.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no frontier file"),
+        "{}",
+        stderr(&out)
+    );
+}
