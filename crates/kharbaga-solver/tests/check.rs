@@ -383,6 +383,9 @@ fn table_leaves() {
             ..
         }
     ));
+    // ... unless the no-progress count has reached the limit there: the game is drawn first.
+    let tb1 = tables("standard,no-progress=1");
+    assert!(check(lose, "standard,no-progress=1", Some(&tb1)).is_ok());
 }
 
 /// A proof text, the line expected in its error, and whether the problem is the expected one.

@@ -94,7 +94,10 @@ pub(super) fn walk(w: &mut Walker) -> Result<Stats, ProofError> {
                 }
                 Leaf::Over => {}
                 Leaf::Table(value) => {
-                    if w.for_prover(&child, value) == ForProver::Loses {
+                    // A table loss reached at the no-progress limit is a draw all the same:
+                    // the game ends there.
+                    let drawn = w.limit.is_some_and(|limit| count >= limit);
+                    if w.for_prover(&child, value) == ForProver::Loses && !drawn {
                         return Err(Failure::TableValue {
                             step: w.step(&edge),
                             position: child,
