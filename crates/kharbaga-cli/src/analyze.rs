@@ -1,7 +1,7 @@
 //! `kharbaga analyze`: search a position with the engine and print what it finds as the
 //! search deepens, then the best move.
 
-use crate::args::{CliError, EngineArgs, RulesArgs, TablesDir};
+use crate::args::{CliError, EngineArgs, PositionArgs, RulesArgs, TablesDir};
 use kharbaga::{Game, Move, Position, Rules};
 use kharbaga_engine::{Engine, Info, Limits, Options, Score};
 use std::io::{self, Write};
@@ -35,13 +35,8 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     rules: RulesArgs,
 
-    /// The position to analyse: a position string or `start`
-    #[arg(long, value_name = "POSITION", default_value = "start")]
-    position: Position,
-
-    /// Moves played from the position first, separated by spaces (e.g. "d4-e5 f6xd4")
-    #[arg(long, value_name = "MOVES", default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    position: PositionArgs,
 
     /// Search this many plies deep
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=127))]
@@ -137,7 +132,7 @@ fn info_line(info: &Info, multipv: bool) -> String {
 /// Runs the command.
 pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
-    let game = game_after(rules, args.position, &args.moves).map_err(CliError::Input)?;
+    let game = args.position.game(rules)?;
     let mut limits = Limits {
         depth: args.depth,
         nodes: args.nodes,

@@ -1,7 +1,7 @@
 //! What several commands share: the rules options (`--rules`, `--rule`), the engine's
 //! resources (`--hash`, `--threads`) and the error type that decides the exit status.
 
-use kharbaga::{Rules, RulesError};
+use kharbaga::{Game, Position, Rules, RulesError};
 use kharbaga_engine::Options;
 use kharbaga_tablebase::files::default_dir;
 use kharbaga_tablebase::tablebase::Tablebase;
@@ -48,6 +48,26 @@ impl RulesArgs {
             rules.set_option_str(&setting.0)?;
         }
         Ok(rules)
+    }
+}
+
+/// The position a command works on: a start position and moves played from it.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PositionArgs {
+    /// The position: a position string or `start`
+    #[arg(long, value_name = "POSITION", default_value = "start")]
+    position: Position,
+
+    /// Moves played from the position first, separated by spaces (e.g. "d4-e5 f6xd4")
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    moves: String,
+}
+
+impl PositionArgs {
+    /// The game after playing the moves from the position under `rules`; an error names
+    /// the move that cannot be played.
+    pub fn game(&self, rules: Rules) -> Result<Game, CliError> {
+        crate::analyze::game_after(rules, self.position, &self.moves).map_err(CliError::Input)
     }
 }
 

@@ -3,8 +3,8 @@
 
 mod split;
 
-use crate::analyze::{game_after, nps};
-use crate::args::{CliError, RulesArgs, TablesDir};
+use crate::analyze::nps;
+use crate::args::{CliError, PositionArgs, RulesArgs, TablesDir};
 use kharbaga::{Color, Position, Rules};
 use kharbaga_solver::dfpn::{Limits, Progress};
 use kharbaga_solver::proof_file::{save, side_path};
@@ -39,13 +39,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     rules: RulesArgs,
 
-    /// The position to solve: a position string or `start`
-    #[arg(long, value_name = "POSITION", default_value = "start")]
-    position: Position,
-
-    /// Moves played from the position first, separated by spaces (e.g. "d4-e5 f6xd4")
-    #[arg(long, value_name = "MOVES", default_value = "")]
-    moves: String,
+    #[command(flatten)]
+    position: PositionArgs,
 
     #[command(flatten)]
     tables: TablesDir,
@@ -87,7 +82,7 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 /// Runs the command.
 pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
-    let game = game_after(rules, args.position, &args.moves).map_err(CliError::Input)?;
+    let game = args.position.game(rules)?;
     let pos = *game.position();
     let tables = args.tables.open(&rules)?;
     if let Some(plies) = args.frontier {
