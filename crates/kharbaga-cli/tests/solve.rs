@@ -2,17 +2,11 @@
 //! `verify-proof` accepts, a split at a frontier combined back, and bad input refused with
 //! a message.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-/// Runs `kharbaga` with `args`, with no endgame tables in the default place.
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kharbaga"))
-        .args(args)
-        .env("XDG_DATA_HOME", "/nonexistent/kharbaga-tests")
-        .output()
-        .expect("kharbaga runs")
-}
+use common::run;
+use std::path::PathBuf;
+use std::process::Output;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
@@ -24,10 +18,7 @@ fn stderr(out: &Output) -> String {
 
 /// A fresh temporary directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kharbaga-solve-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("solve", name)
 }
 
 /// From an engine game: White to move loses (the suite in the solver's tests/data).

@@ -2,8 +2,11 @@
 //! The proofs are worked out by hand from the rules (see the checker's own tests in
 //! crates/kharbaga-solver/tests/check.rs).
 
+mod common;
+
+use common::run;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Black: c3-d4, then White's man must step next to a Black man and is taken.
 const SMALL_WIN: &str = "\
@@ -16,28 +19,13 @@ B:Bd4,e3:Wc5 d4xb6
 B:Bd4,e3:We5 e3xe7
 ";
 
-/// Runs `kharbaga` with `args`, with no endgame tables in the default place.
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kharbaga"))
-        .args(args)
-        .env("XDG_DATA_HOME", "/nonexistent/kharbaga-tests")
-        .output()
-        .expect("kharbaga runs")
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
 }
 
 /// A fresh temporary directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "kharbaga-verify-proof-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir("verify-proof", name)
 }
 
 /// Writes `contents` to `name` in `dir` and gives its path as a string.
