@@ -8,47 +8,54 @@ use axum::Router;
 use std::sync::OnceLock;
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
-const LIVE_JS: &str = include_str!("../assets/live.js");
-const STYLE_CSS: &str = include_str!("../assets/style.css");
 const FAVICON_SVG: &str = include_str!("../assets/favicon.svg");
 const RULES_MD: &str = include_str!("../../../docs/rules.md");
 
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+
+/// The page's script modules and style, by their path under `/assets/`: the path, its
+/// content type and the file.
+const FILES: &[(&str, &str, &str)] = &[
+    ("style.css", CSS, include_str!("../assets/style.css")),
+    ("js/main.js", JS, include_str!("../assets/js/main.js")),
+    ("js/state.js", JS, include_str!("../assets/js/state.js")),
+    (
+        "js/geometry.js",
+        JS,
+        include_str!("../assets/js/geometry.js"),
+    ),
+    ("js/api.js", JS, include_str!("../assets/js/api.js")),
+    ("js/sides.js", JS, include_str!("../assets/js/sides.js")),
+    ("js/input.js", JS, include_str!("../assets/js/input.js")),
+    ("js/scores.js", JS, include_str!("../assets/js/scores.js")),
+    ("js/game.js", JS, include_str!("../assets/js/game.js")),
+    ("js/board.js", JS, include_str!("../assets/js/board.js")),
+    ("js/panel.js", JS, include_str!("../assets/js/panel.js")),
+    ("js/toast.js", JS, include_str!("../assets/js/toast.js")),
+    ("js/newgame.js", JS, include_str!("../assets/js/newgame.js")),
+    ("js/live.js", JS, include_str!("../assets/js/live.js")),
+    ("js/engine.js", JS, include_str!("../assets/js/engine.js")),
+];
+
 /// The routes of the page and its files.
 pub(crate) fn router() -> Router {
-    Router::new()
+    let mut router = Router::new()
         .route("/", get(index))
         .route("/game/{id}", get(index))
         .route("/rules", get(rules))
-        .route("/assets/app.js", get(app_js))
-        .route("/assets/live.js", get(live_js))
-        .route("/assets/style.css", get(style_css))
-        .route("/favicon.svg", get(favicon))
+        .route("/favicon.svg", get(favicon));
+    for &(path, content_type, body) in FILES {
+        router = router.route(
+            &format!("/assets/{path}"),
+            get(move || async move { ([(header::CONTENT_TYPE, content_type)], body) }),
+        );
+    }
+    router
 }
 
 async fn index() -> Html<&'static str> {
     Html(INDEX_HTML)
-}
-
-async fn app_js() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        APP_JS,
-    )
-}
-
-async fn live_js() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        LIVE_JS,
-    )
-}
-
-async fn style_css() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        STYLE_CSS,
-    )
 }
 
 async fn favicon() -> impl IntoResponse {

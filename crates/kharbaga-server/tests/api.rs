@@ -673,13 +673,25 @@ async fn the_pages_and_their_files() {
     let (status, ctype, body) = get("/").await;
     assert_eq!(status, StatusCode::OK);
     assert!(ctype.starts_with("text/html"));
-    assert!(body.contains("/assets/app.js"));
-    assert!(body.contains("/assets/live.js"));
-    for script in ["/assets/app.js", "/assets/live.js"] {
-        let (status, ctype, _) = get(script).await;
-        assert_eq!(status, StatusCode::OK, "{script}");
-        assert!(ctype.starts_with("text/javascript"), "{script}");
+    assert!(body.contains("<script type=\"module\" src=\"/assets/js/main.js\">"));
+    // Every module the page imports, and those they import, is served as a script.
+    let mut todo = vec!["main.js".to_string()];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(module) = todo.pop() {
+        if !seen.insert(module.clone()) {
+            continue;
+        }
+        let url = api.url(&format!("/assets/js/{module}"));
+        let res = api.http.get(url).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{module}");
+        let ctype = res.headers()["content-type"].to_str().unwrap().to_string();
+        assert!(ctype.starts_with("text/javascript"), "{module}: {ctype}");
+        let text = res.text().await.unwrap();
+        for part in text.split(" from './").skip(1) {
+            todo.push(part.split('\'').next().unwrap().to_string());
+        }
     }
+    assert!(seen.len() > 5, "{seen:?}");
     let (status, ctype, _) = get("/assets/style.css").await;
     assert_eq!(status, StatusCode::OK);
     assert!(ctype.starts_with("text/css"));

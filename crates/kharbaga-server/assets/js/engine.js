@@ -1,62 +1,18 @@
-// The page's live side: the game's states as the server sends them (Server-Sent Events from
-// GET /api/games/<id>/events, docs/api.md), so that a watcher sees each move as it is made
-// and no page asks again and again; and the engine's move, tried again after a network
-// error, with a message and a button to ask again when it cannot be had. Loaded before
-// app.js, whose state (ui) and drawing it uses.
-'use strict';
+// The engine's move, tried again after a network error, with a message and a button to ask
+// again when it cannot be had.
+
+import { $, ui } from './state.js';
+import { api } from './api.js';
+import { owner, isEngine } from './sides.js';
+import { refresh, setGame } from './game.js';
+import { render } from './board.js';
 
 // The waits before each new try of the engine's move after a network error, in ms.
 const ENGINE_RETRY_WAITS = [1000, 3000];
 
-const live = {
-  source: null, // the EventSource of the game shown
-  id: null,
-};
-
-// Follows game `id`: its states come to onLiveState. After a network drop the browser
-// reconnects by itself, and the server sends the state as it then is.
-function watchGame(id) {
-  if (live.source && live.id === id) return;
-  unwatchGame();
-  live.id = id;
-  live.source = new EventSource(`/api/games/${id}/events`);
-  live.source.addEventListener('state', (evt) => {
-    let state = null;
-    try { state = JSON.parse(evt.data); } catch (e) { return; }
-    onLiveState(state);
-  });
-}
-
-function unwatchGame() {
-  if (live.source) live.source.close();
-  live.source = null;
-  live.id = null;
-}
-
-// Whether two states of a game show the same.
-function sameState(a, b) {
-  return a.ply === b.ply && a.position === b.position && a.thinking === b.thinking
-    && JSON.stringify(a.history) === JSON.stringify(b.history);
-}
-
-// A state from the stream. While the page waits for an answer of its own, it keeps to that
-// answer (the change it asked for, which the stream sends too); else the state is shown, and
-// after a move the engine is asked if it is its turn.
-function onLiveState(state) {
-  const g = ui.game;
-  if (!g || state.id !== g.id || ui.busy || sameState(state, g)) return;
-  const moved = state.ply !== g.ply || state.position !== g.position;
-  setGame(state);
-  render();
-  if (moved) maybeEngine();
-}
-
-// ---------------------------------------------------------------------------------------
-// The engine's move
-
 // Asks the engine to move when it is its turn in the owner's game. A search under way (the
 // game's `thinking`) sends its move through the stream.
-function maybeEngine() {
+export function maybeEngine() {
   const g = ui.game;
   if (!g || !owner() || g.outcome || ui.busy || g.thinking) return;
   if (isEngine(g.turn)) engineMove();
@@ -143,7 +99,7 @@ async function engineMove() {
 }
 
 // The message when the engine's move could not be had, with its button.
-function renderEngineTrouble() {
+export function renderEngineTrouble() {
   const t = ui.engineTrouble;
   const g = ui.game;
   const show = !!(t && g && owner() && g.ply === t.ply && !g.outcome && !g.thinking && isEngine(g.turn));
@@ -153,7 +109,7 @@ function renderEngineTrouble() {
   $('btn-engine-retry').hidden = !!t.retrying;
 }
 
-function askEngineAgain() {
+export function askEngineAgain() {
   const g = ui.game;
   if (!g || !owner() || ui.busy || g.outcome || !isEngine(g.turn)) return;
   engineMove();
