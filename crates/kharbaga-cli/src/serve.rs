@@ -38,6 +38,12 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u64).range(10..=600_000))]
     max_engine_time: u64,
 
+    /// The longest a client may take to send a request's headers, and again its body, in
+    /// seconds; slower connections are closed (idle keep-alive connections too)
+    #[arg(long, value_name = "SECONDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    read_timeout: u64,
+
     /// The endgame tables' directory (default: ~/.local/share/kharbaga/tables/RULES of
     /// --tables-rules, when it exists); used in the games whose rules have their moves
     #[arg(long, value_name = "DIR")]
@@ -61,6 +67,7 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         data_dir: args.data.clone().unwrap_or(defaults.data_dir.clone()),
         max_engine_searches: args.engine_searches as usize,
         max_engine_time: Duration::from_millis(args.max_engine_time),
+        read_timeout: Duration::from_secs(args.read_timeout),
         tables,
         ..defaults
     };

@@ -10,6 +10,7 @@
 
 mod api;
 mod assets;
+mod connections;
 mod engine;
 mod markdown;
 mod store;
@@ -34,6 +35,9 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// At most this many engine searches run at once; further requests wait their turn.
     pub max_engine_searches: usize,
+    /// At most this many requests wait for a search to start; further ones are refused
+    /// (503 with `Retry-After`) until the queue shortens.
+    pub max_waiting_searches: usize,
     /// The longest an engine may think about one move or one hint; longer requests are cut
     /// to this.
     pub max_engine_time: Duration,
@@ -43,6 +47,16 @@ pub struct Config {
     pub engine_hash_mib: usize,
     /// The largest request body accepted, in bytes (larger ones get 413).
     pub max_body_bytes: usize,
+    /// The longest a client may take to send a request's headers (the connection is then
+    /// closed; this also closes idle keep-alive connections), and again its body (408).
+    pub read_timeout: Duration,
+    /// At most this many games created per minute by one client address (429 beyond); 0
+    /// for no limit.
+    pub max_games_per_minute: u32,
+    /// The host names the server answers to besides `localhost` (and its subdomains) and IP
+    /// addresses: the names of a public deployment. Requests for other names get 421, which
+    /// keeps DNS rebinding pages away from a server on 127.0.0.1. `*` allows every name.
+    pub allowed_hosts: Vec<String>,
     /// Endgame tables (none by default): the engine probes them at level 10, and the game
     /// state shows their values, in games whose rules have the tables' moves (the same
     /// [`kharbaga_tablebase::files::rules_key`]).
@@ -56,10 +70,14 @@ impl Default for Config {
             port: 8080,
             data_dir: default_data_dir(),
             max_engine_searches: 2,
+            max_waiting_searches: 16,
             max_engine_time: Duration::from_secs(10),
             default_engine_time: Duration::from_secs(1),
             engine_hash_mib: 16,
             max_body_bytes: 64 * 1024,
+            read_timeout: Duration::from_secs(10),
+            max_games_per_minute: 30,
+            allowed_hosts: Vec::new(),
             tables: None,
         }
     }
@@ -195,11 +213,10 @@ async fn serve_until(
     config: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Error> {
+    let read_timeout = config.read_timeout;
     let router = app(config)?;
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(Error::Serve)
+    connections::serve(listener, router, read_timeout, shutdown).await;
+    Ok(())
 }
 
 /// The whole application as a router: the page, the rules page and the API, over the game

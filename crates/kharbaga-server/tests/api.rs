@@ -159,16 +159,14 @@ async fn creating_with_bad_input_is_refused_with_the_reason() {
         assert_error(status, &v, StatusCode::BAD_REQUEST, "bad_request", &words);
     }
     // Not JSON at all.
-    let res = api
-        .http
-        .post(api.url("/api/games"))
-        .body("{not json")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
-    let v: Value = res.json().await.unwrap();
-    assert!(v["error"].as_str().unwrap().contains("JSON"), "{v}");
+    let (status, v) = api.post_raw("/api/games", None, "{not json").await;
+    assert_error(
+        status,
+        &v,
+        StatusCode::BAD_REQUEST,
+        "bad_request",
+        &["JSON"],
+    );
     // Larger than the limit (16 KiB in the test configuration).
     let big = json!({ "position": "x".repeat(20_000) });
     let (status, v) = api.post("/api/games", None, big).await;

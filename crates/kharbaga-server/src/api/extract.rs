@@ -3,24 +3,40 @@
 
 use super::errors::{no_such_game, ApiError};
 use super::ids::is_game_id;
+use super::AppState;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use serde::de::{DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 /// A JSON request body, which must be an object; an empty body reads as the default value.
-/// Errors are JSON too.
+/// A body that is not empty must be sent as `Content-Type: application/json` (a cross-site
+/// form or `text/plain` post cannot be), and must arrive within the server's read timeout
+/// (else 408). Errors are JSON too.
 pub(super) struct Body<T>(pub(super) T);
 
-impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for Body<T> {
+impl<T: DeserializeOwned + Default> FromRequest<Arc<AppState>> for Body<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Body<T>, ApiError> {
-        let bytes = axum::body::Bytes::from_request(req, state)
+    async fn from_request(req: Request, app: &Arc<AppState>) -> Result<Body<T>, ApiError> {
+        let json = is_json(req.headers());
+        let timeout = app.config.read_timeout;
+        let bytes = tokio::time::timeout(timeout, axum::body::Bytes::from_request(req, app))
             .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    format!(
+                        "the request body did not arrive within {} ms",
+                        timeout.as_millis()
+                    ),
+                )
+            })?
             .map_err(|e| {
                 let code = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     "too_large"
@@ -32,10 +48,26 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for Body<T> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Body(T::default()));
         }
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "a request body must be JSON sent with Content-Type: application/json",
+            ));
+        }
         serde_json::from_slice(&bytes)
             .map(|Object(value)| Body(value))
             .map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
     }
+}
+
+/// Whether the request says its body is JSON (`application/json`, parameters allowed).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// A value that must be written as a JSON object. serde reads a struct from an array of its

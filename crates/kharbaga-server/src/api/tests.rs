@@ -53,6 +53,7 @@ async fn a_bad_game_id_makes_no_lock() {
             let res = http
                 .post(format!("http://{}/api/games/{id}/{end}", served.addr))
                 .header(TOKEN_HEADER, "0123")
+                .header("content-type", "application/json")
                 .body("{}")
                 .send()
                 .await
@@ -90,6 +91,7 @@ async fn a_game_is_watched_while_someone_listens() {
     let url = |path: &str| format!("http://{}{path}", served.addr);
     let created: serde_json::Value = http
         .post(url("/api/games"))
+        .header("content-type", "application/json")
         .body("{}")
         .send()
         .await

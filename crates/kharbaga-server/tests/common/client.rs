@@ -62,14 +62,18 @@ impl Api {
         (status, value)
     }
 
-    /// Posts `body` as it is (not necessarily JSON).
+    /// Posts `body` as it is (not necessarily JSON), said to be JSON.
     pub async fn post_raw(
         &self,
         path: &str,
         token: Option<&str>,
         body: &str,
     ) -> (StatusCode, Value) {
-        let mut req = self.http.post(self.url(path)).body(body.to_string());
+        let mut req = self
+            .http
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_string());
         if let Some(t) = token {
             req = req.header(TOKEN, t);
         }
