@@ -937,7 +937,7 @@ impl Endings {
                     Reason::Repetition => e.repetition += 1,
                     Reason::NoProgress(_) => e.no_progress += 1,
                     // A match never resigns or agrees a draw.
-                    Reason::Resignation(_) | Reason::Agreement => {}
+                    Reason::Resignation(_) | Reason::Agreement | Reason::Time(_) => {}
                 },
                 End::Capped(_) => e.capped += 1,
                 End::Forfeit { failure, .. } => match failure.kind {

@@ -9,7 +9,7 @@
 use crate::analyze::{moves_text, score_text};
 use crate::args::{CliError, EngineArgs, RulesArgs, TablesDir};
 use crate::board_view::{BoardView, Marks};
-use kharbaga::{Color, Game, Move, Position};
+use kharbaga::{clock_text, Color, Game, Move, Position, TimeControl};
 use kharbaga_engine::{Engine, Info, Limits, Options, Report, Score};
 use std::cell::RefCell;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -113,48 +113,6 @@ enum EngineSides {
     White,
     Both,
     None,
-}
-
-/// A time control: the time each side starts with and the time added after each move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct TimeControl {
-    base: Duration,
-    increment: Duration,
-}
-
-impl std::str::FromStr for TimeControl {
-    type Err = String;
-
-    /// Reads `MIN+INC` (minutes and seconds, whole or decimal) or `MIN`.
-    fn from_str(text: &str) -> Result<TimeControl, String> {
-        let (minutes, seconds) = text.split_once('+').unwrap_or((text, "0"));
-        let read = |part: &str, what: &str, max: f64| {
-            part.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| (0.0..=max).contains(v))
-                .ok_or_else(|| {
-                    format!("'{text}' is not MIN+INC: {what} must be a number from 0 to {max}")
-                })
-        };
-        let base = read(minutes, "the minutes", 600.0)?;
-        let increment = read(seconds, "the seconds of increment", 3600.0)?;
-        if base == 0.0 {
-            return Err(format!(
-                "'{text}' gives no time: the minutes must be above 0"
-            ));
-        }
-        Ok(TimeControl {
-            base: Duration::from_secs_f64(base * 60.0),
-            increment: Duration::from_secs_f64(increment),
-        })
-    }
-}
-
-/// A clock reading, e.g. `4:05.3` (minutes, seconds and tenths).
-fn clock_text(d: Duration) -> String {
-    let tenths = d.as_millis() / 100;
-    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
 }
 
 /// A side as named on the command line.
@@ -808,17 +766,8 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
             let left = &mut clocks.left[side.index()];
             let used = asked.elapsed();
             if used > *left && choice != Choice::Quit {
-                let mut console = console.borrow_mut();
-                console.say(&format!(
-                    "Game over. {} wins: {side} ran out of time.",
-                    !side
-                ));
-                let result = match side {
-                    Color::Black => "0-1",
-                    Color::White => "1-0",
-                };
-                console.say(&format!("Result: {result}"));
-                return Ok(());
+                game.flag(side);
+                continue;
             }
             *left = left.saturating_sub(used);
             if matches!(choice, Choice::Play(_)) {

@@ -44,6 +44,11 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     read_timeout: u64,
 
+    /// Delete the unfinished games nobody has moved in for this many days (0: keep them)
+    #[arg(long, value_name = "DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u32).range(0..=36_500))]
+    abandon_after: u32,
+
     /// The endgame tables' directory (default: ~/.local/share/kharbaga/tables/RULES of
     /// --tables-rules, when it exists); used in the games whose rules have their moves
     #[arg(long, value_name = "DIR")]
@@ -69,6 +74,8 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         max_engine_time: Duration::from_millis(args.max_engine_time),
         read_timeout: Duration::from_secs(args.read_timeout),
         tables,
+        abandon_after: (args.abandon_after > 0)
+            .then(|| Duration::from_secs(u64::from(args.abandon_after) * 86_400)),
         ..defaults
     };
     // A failure here is the machine's (address in use, unwritable folder), not bad input.

@@ -61,6 +61,9 @@ pub struct Config {
     /// state shows their values, in games whose rules have the tables' moves (the same
     /// [`kharbaga_tablebase::files::rules_key`]).
     pub tables: Option<Arc<Tablebase>>,
+    /// Unfinished games nobody has changed for this long are deleted (looked for at the
+    /// start and every hour); `None` keeps them for ever. 30 days by default.
+    pub abandon_after: Option<Duration>,
 }
 
 impl Default for Config {
@@ -79,6 +82,7 @@ impl Default for Config {
             max_games_per_minute: 30,
             allowed_hosts: Vec::new(),
             tables: None,
+            abandon_after: Some(Duration::from_secs(30 * 86_400)),
         }
     }
 }
@@ -214,14 +218,21 @@ async fn serve_until(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), Error> {
     let read_timeout = config.read_timeout;
-    let router = app(config)?;
+    let (router, state) = build(config)?;
+    let sweeping = tokio::spawn(api::sweep_abandoned(state));
     connections::serve(listener, router, read_timeout, shutdown).await;
+    sweeping.abort();
     Ok(())
 }
 
 /// The whole application as a router: the page, the rules page and the API, over the game
 /// database in `config.data_dir` (created if missing).
 pub fn app(config: Config) -> Result<axum::Router, Error> {
+    build(config).map(|(router, _)| router)
+}
+
+/// The router and the state its handlers share.
+fn build(config: Config) -> Result<(axum::Router, Arc<api::AppState>), Error> {
     std::fs::create_dir_all(&config.data_dir).map_err(|source| Error::DataDir {
         path: config.data_dir.clone(),
         source,
@@ -229,8 +240,9 @@ pub fn app(config: Config) -> Result<axum::Router, Error> {
     let path = config.data_dir.join("games.sqlite3");
     let store = store::Store::open(&path).map_err(|source| Error::Database { path, source })?;
     let state = Arc::new(api::AppState::new(config, store));
-    Ok(api::router(state)
+    let router = api::router(Arc::clone(&state))
         .merge(assets::router())
         .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed))
+        .method_not_allowed_fallback(api::method_not_allowed);
+    Ok((router, state))
 }

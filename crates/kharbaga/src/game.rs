@@ -25,6 +25,8 @@ pub enum Reason {
     Resignation(Color),
     /// The players agreed to a draw.
     Agreement,
+    /// A player's clock ran out (the player who lost on time).
+    Time(Color),
 }
 
 /// How a game ended: the winner (none for a draw) and why.
@@ -63,6 +65,7 @@ impl fmt::Display for Outcome {
             Reason::NoProgress(n) => write!(f, ": {n} plies without a capture or a man move"),
             Reason::Resignation(c) => write!(f, ": {c} resigned"),
             Reason::Agreement => f.write_str(" by agreement"),
+            Reason::Time(c) => write!(f, ": {c} ran out of time"),
         }
     }
 }
@@ -273,6 +276,14 @@ impl Game {
         self.declared = Some(Outcome {
             winner: Some(!color),
             reason: Reason::Resignation(color),
+        });
+    }
+
+    /// Ends the game by the flag of `color`: its clock ran out.
+    pub fn flag(&mut self, color: Color) {
+        self.declared = Some(Outcome {
+            winner: Some(!color),
+            reason: Reason::Time(color),
         });
     }
 

@@ -53,6 +53,7 @@ mod point;
 mod position;
 mod record;
 mod rules;
+mod time_control;
 mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
@@ -66,3 +67,4 @@ pub use point::{ParsePointError, Point, NUM_POINTS};
 pub use position::{Piece, Position, PositionError, Setup, MAX_PIECES};
 pub use record::{parse_many, Comment, GameResult, Record, RecordError, RecordErrorKind, TagError};
 pub use rules::{BackRank, Removal, Rules, RulesError, OPTION_KEYS, RULE_SET_NAMES};
+pub use time_control::{clock_text, TimeControl};

@@ -174,15 +174,17 @@ pub(super) async fn create(
         .collect();
     let time = now();
     let row = GameRow {
-        id: new_game_id()?,
-        token_sha256: sha256_hex(&token),
-        rules: game.rules().to_string(),
-        start: game.start().to_fen(),
         moves: game.moves().iter().map(Move::to_string).collect(),
         players,
         rolls,
         created: time,
         updated: time,
+        ..GameRow::new(
+            new_game_id()?,
+            sha256_hex(&token),
+            game.rules().to_string(),
+            game.start().to_fen(),
+        )
     };
     let stored = row.clone();
     app.db(move |s| s.insert(&stored)).await?;
@@ -306,7 +308,7 @@ pub(super) async fn make_move(
     };
     game.play(&mv)
         .map_err(|e| ApiError::internal(format!("a legal move was refused: {e}")))?;
-    app.save_moves(&mut row, &game).await?;
+    app.save(&mut row, &game).await?;
     let state = app.state(&row, &game).await;
     app.watchers.publish(&state);
     Ok(Json(state))
@@ -342,7 +344,7 @@ pub(super) async fn undo(
     for _ in 0..count {
         game.undo();
     }
-    app.save_moves(&mut row, &game).await?;
+    app.save(&mut row, &game).await?;
     let state = app.state(&row, &game).await;
     app.watchers.publish(&state);
     Ok(Json(state))
@@ -365,7 +367,7 @@ fn record_date(unix: i64) -> String {
 
 fn player_name(p: Player) -> String {
     match p {
-        Player::Human => "Human".to_string(),
+        Player::Human | Player::Person => "Human".to_string(),
         Player::Engine { level } => format!("Kharbaga engine, level {level}"),
     }
 }

@@ -4,6 +4,7 @@
 //! sent in `state` (with the endgame tables' values from `tables`), errors in `errors`.
 
 mod checks;
+mod cleanup;
 mod errors;
 mod events;
 mod extract;
@@ -15,6 +16,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use cleanup::sweep_abandoned;
 pub(crate) use errors::{method_not_allowed, not_found};
 
 use crate::engine::EnginePool;
@@ -137,11 +139,20 @@ impl AppState {
         Ok((row, game))
     }
 
-    async fn save_moves(&self, row: &mut GameRow, game: &Game) -> Result<(), ApiError> {
-        row.moves = game.moves().iter().map(Move::to_string).collect();
+    /// Stores a game's changes: its row as it is now, with the moves of `game` (only those
+    /// past the stored ones that are still played are written).
+    async fn save(&self, row: &mut GameRow, game: &Game) -> Result<(), ApiError> {
+        let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+        let unchanged = row
+            .moves
+            .iter()
+            .zip(&moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        row.moves = moves;
         row.updated = now();
-        let (id, moves, updated) = (row.id.clone(), row.moves.clone(), row.updated);
-        self.db(move |s| s.set_moves(&id, &moves, updated)).await
+        let stored = row.clone();
+        self.db(move |s| s.save(&stored, unchanged)).await
     }
 
     fn movetime(&self, requested_ms: Option<u64>) -> Result<Duration, ApiError> {

@@ -142,7 +142,7 @@ pub(super) async fn engine_move(
             after
                 .play(&best)
                 .map_err(|e| ApiError::internal(format!("the engine's move was refused: {e}")))?;
-            worker.save_moves(&mut row, &after).await?;
+            worker.save(&mut row, &after).await?;
             Ok::<_, ApiError>((after, report))
         }
         .await;

@@ -60,6 +60,7 @@ impl From<Outcome> for OutcomeJson {
                 Reason::NoProgress(_) => "no-progress",
                 Reason::Resignation(_) => "resignation",
                 Reason::Agreement => "agreement",
+                Reason::Time(_) => "time",
             },
             result: o.result_str(),
             text: o.to_string(),

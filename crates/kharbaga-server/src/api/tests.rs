@@ -27,6 +27,7 @@ async fn serve(label: &str) -> Served {
             data_dir: dir.clone(),
             default_engine_time: Duration::from_millis(50),
             engine_hash_mib: 1,
+            abandon_after: Some(Duration::from_secs(86_400)),
             ..Config::default()
         },
         store,
@@ -122,4 +123,36 @@ async fn a_game_is_watched_while_someone_listens() {
         .unwrap();
     assert_eq!(res.status(), reqwest::StatusCode::NOT_FOUND);
     assert_eq!(app.watchers.count(), 0);
+}
+
+#[tokio::test]
+async fn abandoned_games_are_deleted_and_others_kept() {
+    let served = serve("abandoned").await;
+    let app = &served.app;
+    let day = 86_400;
+    let game = |id: &str, updated: i64, end: Option<crate::store::End>| GameRow {
+        created: updated,
+        updated,
+        end,
+        ..GameRow::new(id.into(), "00".into(), "standard".into(), "start".into())
+    };
+    let old = now() - 3 * day;
+    for row in [
+        game("abandoned1", old, None),
+        game("finished22", old, Some(crate::store::End::Agreed)),
+        game("recent3333", now() - day / 2, None),
+    ] {
+        app.store.insert(&row).unwrap();
+    }
+    let sweeping = tokio::spawn(sweep_abandoned(Arc::clone(app)));
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while app.store.load("abandoned1").unwrap().is_some() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the abandoned game is deleted");
+    sweeping.abort();
+    assert!(app.store.load("finished22").unwrap().is_some());
+    assert!(app.store.load("recent3333").unwrap().is_some());
 }
