@@ -33,6 +33,22 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u32).range(1..=64))]
     engine_searches: u32,
 
+    /// At most this many requests wait for an engine search to start; more get 503 (busy)
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    search_queue: u32,
+
+    /// At most this many games created a minute by one client address (an IPv6 client by
+    /// its /64 network); more get 429. 0: no limit
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    games_per_minute: u32,
+
+    /// A host name the server answers to (repeatable), for a public deployment: by default
+    /// only localhost names and IP addresses are answered, which keeps pages of other sites
+    /// from reaching the server through DNS rebinding. `*` answers every name
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
+
     /// The longest an engine move may think, in milliseconds
     #[arg(long, value_name = "MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(10..=600_000))]
@@ -71,6 +87,9 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         port: args.port,
         data_dir: args.data.clone().unwrap_or(defaults.data_dir.clone()),
         max_engine_searches: args.engine_searches as usize,
+        max_waiting_searches: args.search_queue as usize,
+        max_games_per_minute: args.games_per_minute,
+        allowed_hosts: args.allowed_hosts.clone(),
         max_engine_time: Duration::from_millis(args.max_engine_time),
         read_timeout: Duration::from_secs(args.read_timeout),
         tables,

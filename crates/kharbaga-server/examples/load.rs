@@ -251,6 +251,8 @@ fn main() {
                 let base = format!("http://{}", listener.local_addr().unwrap());
                 let config = kharbaga_server::Config {
                     data_dir: data_dir.clone(),
+                    // Every client here is 127.0.0.1.
+                    max_games_per_minute: 0,
                     ..kharbaga_server::Config::default()
                 };
                 tokio::spawn(async move {

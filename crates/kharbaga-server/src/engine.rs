@@ -1,13 +1,14 @@
 //! Engine searches off the async threads: on tokio's blocking pool, at most a set number at
-//! once (the rest wait for a turn), each bounded in time, and a panicking search reported as
-//! an error instead of taking the server down. Searches get the server's endgame tables in
+//! once (a bounded number of others wait for a turn; more are refused), each bounded in
+//! time (told to stop when it overruns, or when the request that wanted it goes away), and
+//! a panicking search reported as an error instead of taking the server down. Searches get the server's endgame tables in
 //! games whose rules they fit (the engine probes them at level 10).
 
 use crate::tables::Tables;
 use kharbaga::Game;
 use kharbaga_engine::{Engine, Limits, Options, Report};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -25,6 +26,8 @@ pub(crate) enum SearchError {
     Hung,
     /// The search returned no move, or an illegal one, in a position with legal moves.
     BadMove(String),
+    /// Every search slot is taken and the queue of waiting searches is full.
+    Busy,
 }
 
 impl std::fmt::Display for SearchError {
@@ -33,6 +36,9 @@ impl std::fmt::Display for SearchError {
             SearchError::Panicked(m) => write!(f, "the engine failed: {m}"),
             SearchError::Hung => f.write_str("the engine did not stop in time"),
             SearchError::BadMove(m) => write!(f, "the engine answered badly: {m}"),
+            SearchError::Busy => f.write_str(
+                "the engine is busy: too many searches are running or waiting; try again shortly",
+            ),
         }
     }
 }
@@ -40,15 +46,27 @@ impl std::fmt::Display for SearchError {
 /// The searches' shared limits.
 pub(crate) struct EnginePool {
     permits: Arc<Semaphore>,
+    /// How many requests wait for a permit.
+    waiting: AtomicUsize,
+    /// At most this many may wait.
+    max_waiting: usize,
     hash_mib: usize,
     tables: Arc<Tables>,
 }
 
 impl EnginePool {
-    /// A pool running at most `max_searches` searches at once (at least one), with `tables`.
-    pub fn new(max_searches: usize, hash_mib: usize, tables: Arc<Tables>) -> EnginePool {
+    /// A pool running at most `max_searches` searches at once (at least one), with at most
+    /// `max_waiting` more waiting for a turn, with `tables`.
+    pub fn new(
+        max_searches: usize,
+        max_waiting: usize,
+        hash_mib: usize,
+        tables: Arc<Tables>,
+    ) -> EnginePool {
         EnginePool {
             permits: Arc::new(Semaphore::new(max_searches.max(1))),
+            waiting: AtomicUsize::new(0),
+            max_waiting,
             hash_mib: hash_mib.max(1),
             tables,
         }
@@ -85,11 +103,22 @@ impl EnginePool {
         movetime: Duration,
         depth: Option<u32>,
     ) -> Result<Report, SearchError> {
-        let permit = Arc::clone(&self.permits)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed");
-        let stop = Arc::new(AtomicBool::new(false));
+        let permit = match Arc::clone(&self.permits).try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                let queued = Waiting::new(&self.waiting);
+                if queued.ahead >= self.max_waiting {
+                    return Err(SearchError::Busy);
+                }
+                Arc::clone(&self.permits)
+                    .acquire_owned()
+                    .await
+                    .expect("the semaphore is never closed")
+            }
+        };
+        // Told to stop when it overruns, and when this request ends early (its client went
+        // away): nobody would read the result.
+        let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
         let options = Options {
             hash_mib: self.hash_mib,
             threads: 1,
@@ -104,7 +133,7 @@ impl EnginePool {
         let position = *game.position();
         let rules = *game.rules();
         let has_moves = !game.legal_moves().is_empty();
-        let worker_stop = Arc::clone(&stop);
+        let worker_stop = Arc::clone(&stop.0);
         let mut task = tokio::task::spawn_blocking(move || {
             // The permit is held until the search really ends, even if the request gave up.
             let _permit = permit;
@@ -116,7 +145,7 @@ impl EnginePool {
         let joined = match tokio::time::timeout(movetime + GRACE, &mut task).await {
             Ok(joined) => joined,
             Err(_) => {
-                stop.store(true, Ordering::Relaxed);
+                stop.0.store(true, Ordering::Relaxed);
                 tokio::time::timeout(GRACE, &mut task)
                     .await
                     .map_err(|_| SearchError::Hung)?
@@ -137,6 +166,37 @@ impl EnginePool {
     }
 }
 
+/// Sets its flag when dropped: a search's stop flag, set when the search's request ends.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A request waiting for a search slot, counted while alive.
+struct Waiting<'a> {
+    count: &'a AtomicUsize,
+    /// How many were waiting before this one.
+    ahead: usize,
+}
+
+impl Waiting<'_> {
+    fn new(count: &AtomicUsize) -> Waiting<'_> {
+        Waiting {
+            ahead: count.fetch_add(1, Ordering::SeqCst),
+            count,
+        }
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         s.to_string()
@@ -144,5 +204,100 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         s.clone()
     } else {
         "a panic".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kharbaga::Rules;
+    use std::time::Instant;
+
+    /// A search long enough never to end by itself within a test.
+    const LONG: Duration = Duration::from_secs(60);
+
+    /// How long a test waits for what should happen at once.
+    const DEADLINE: Duration = Duration::from_secs(10);
+
+    fn pool(searches: usize, waiting: usize) -> Arc<EnginePool> {
+        Arc::new(EnginePool::new(
+            searches,
+            waiting,
+            1,
+            Arc::new(Tables::new(None)),
+        ))
+    }
+
+    fn start_game() -> Game {
+        Game::new(Rules::default())
+    }
+
+    /// A long search, running in a task.
+    fn spawn_long(pool: &Arc<EnginePool>) -> tokio::task::JoinHandle<Result<Report, SearchError>> {
+        let pool = Arc::clone(pool);
+        tokio::spawn(async move { pool.search(start_game(), 10, LONG).await })
+    }
+
+    /// Waits (up to [`DEADLINE`]) until `done` holds.
+    async fn until(what: &str, done: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !done() {
+            assert!(start.elapsed() < DEADLINE, "{what} did not happen");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_search_whose_request_went_away_is_stopped() {
+        let pool = pool(1, 4);
+        let long = spawn_long(&pool);
+        until("the search starting", || {
+            pool.permits.available_permits() == 0
+        })
+        .await;
+        long.abort();
+        // The slot is free long before the abandoned search's time is up.
+        let quick = tokio::time::timeout(
+            DEADLINE,
+            pool.search(start_game(), 1, Duration::from_millis(10)),
+        )
+        .await
+        .expect("the abandoned search is stopped and frees its slot");
+        assert!(quick.expect("a move").best.is_some());
+    }
+
+    #[tokio::test]
+    async fn searches_beyond_the_queue_are_refused() {
+        let pool = pool(1, 1);
+        let running = spawn_long(&pool);
+        until("the search starting", || {
+            pool.permits.available_permits() == 0
+        })
+        .await;
+        let queued = spawn_long(&pool);
+        until("the second search waiting", || {
+            pool.waiting.load(Ordering::SeqCst) == 1
+        })
+        .await;
+        let refused = pool
+            .search(start_game(), 1, Duration::from_millis(10))
+            .await;
+        assert!(matches!(refused, Err(SearchError::Busy)), "{refused:?}");
+        assert_eq!(
+            pool.waiting.load(Ordering::SeqCst),
+            1,
+            "the refused one left"
+        );
+        for task in [queued, running] {
+            task.abort();
+            assert!(task.await.is_err(), "cancelled");
+        }
+        let later = tokio::time::timeout(
+            DEADLINE,
+            pool.search(start_game(), 1, Duration::from_millis(10)),
+        )
+        .await
+        .expect("the queue empties");
+        assert!(later.is_ok());
     }
 }

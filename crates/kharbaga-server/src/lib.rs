@@ -13,6 +13,7 @@ mod assets;
 mod connections;
 mod engine;
 mod markdown;
+mod security;
 mod store;
 mod tables;
 
@@ -239,10 +240,12 @@ fn build(config: Config) -> Result<(axum::Router, Arc<api::AppState>), Error> {
     })?;
     let path = config.data_dir.join("games.sqlite3");
     let store = store::Store::open(&path).map_err(|source| Error::Database { path, source })?;
+    let hosts = Arc::new(security::HostPolicy::new(&config.allowed_hosts));
     let state = Arc::new(api::AppState::new(config, store));
     let router = api::router(Arc::clone(&state))
         .merge(assets::router())
         .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed);
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(hosts, security::guard));
     Ok((router, state))
 }

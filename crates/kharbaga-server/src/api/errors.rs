@@ -12,6 +12,8 @@ pub(crate) struct ApiError {
     status: StatusCode,
     code: &'static str,
     message: String,
+    /// When to try again, in seconds (a `Retry-After` header).
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -24,6 +26,15 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// The same error, telling the client to try again in `seconds` (at least 1).
+    pub(crate) fn retry_after(self, seconds: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(seconds.max(1)),
+            ..self
         }
     }
 
@@ -51,7 +62,13 @@ impl IntoResponse for ApiError {
             error: &self.message,
             code: self.code,
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+        }
+        response
     }
 }
 

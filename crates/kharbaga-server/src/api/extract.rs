@@ -4,13 +4,15 @@
 use super::errors::{no_such_game, ApiError};
 use super::ids::is_game_id;
 use super::AppState;
-use axum::extract::{FromRequest, FromRequestParts, Path, Request};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
 use serde::de::{DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
+use std::convert::Infallible;
 use std::fmt;
 use std::marker::PhantomData;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 /// A JSON request body, which must be an object; an empty body reads as the default value.
@@ -113,5 +115,22 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
         } else {
             Err(no_such_game(&id))
         }
+    }
+}
+
+/// The client's IP address, when the request came through the server's own connections
+/// (not when the router is called directly).
+pub(super) struct ClientIp(pub(super) Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<ClientIp, Infallible> {
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(addr)| addr.ip()),
+        ))
     }
 }

@@ -5,7 +5,7 @@ use super::checks::{
     authorize, check_level, check_not_over, check_not_thinking, check_ply, player_of,
 };
 use super::errors::ApiError;
-use super::extract::{Body, GameId, Object};
+use super::extract::{Body, ClientIp, GameId, Object};
 use super::ids::{new_game_id, now, random_bytes, roll_die, sha256_hex};
 use super::state::GameState;
 use super::AppState;
@@ -18,6 +18,7 @@ use kharbaga::{Color, Game, Move, Point, Position, Record, Rules, OPTION_KEYS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 #[derive(Serialize)]
 struct RuleSetJson {
@@ -100,6 +101,7 @@ pub(super) struct Created {
 
 pub(super) async fn create(
     State(app): State<Arc<AppState>>,
+    ClientIp(client): ClientIp,
     Body(req): Body<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let players = [&req.black, &req.white].map(|p| p.as_ref().map_or(Player::Human, |o| o.0));
@@ -186,6 +188,21 @@ pub(super) async fn create(
             game.start().to_fen(),
         )
     };
+    if let Some(ip) = client {
+        app.quota.take(ip, Instant::now()).map_err(|wait| {
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!(
+                    "too many games created from this address (at most {} a minute): \
+                     try again in {} s",
+                    app.config.max_games_per_minute,
+                    wait.as_secs() + 1
+                ),
+            )
+            .retry_after(wait.as_secs() + 1)
+        })?;
+    }
     let stored = row.clone();
     app.db(move |s| s.insert(&stored)).await?;
     let state = app.state(&row, &game).await;

@@ -10,6 +10,7 @@ mod events;
 mod extract;
 mod games;
 mod ids;
+mod quota;
 mod search;
 mod state;
 mod tables;
@@ -17,7 +18,7 @@ mod tables;
 mod tests;
 
 pub(crate) use cleanup::sweep_abandoned;
-pub(crate) use errors::{method_not_allowed, not_found};
+pub(crate) use errors::{method_not_allowed, not_found, ApiError};
 
 use crate::engine::EnginePool;
 use crate::store::{GameRow, Store};
@@ -26,7 +27,7 @@ use crate::Config;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
-use errors::{no_such_game, ApiError};
+use errors::no_such_game;
 use ids::{is_game_id, now};
 use kharbaga::{Game, Move};
 use state::{replay, GameState};
@@ -57,6 +58,8 @@ pub(crate) struct AppState {
     thinking: Mutex<HashSet<String>>,
     /// The watched games, to send their new states to.
     watchers: Arc<events::Watchers>,
+    /// The games created recently, by client.
+    quota: quota::Quota,
 }
 
 impl AppState {
@@ -65,10 +68,12 @@ impl AppState {
         AppState {
             engines: EnginePool::new(
                 config.max_engine_searches,
+                config.max_waiting_searches,
                 config.engine_hash_mib,
                 Arc::clone(&tables),
             ),
             tables,
+            quota: quota::Quota::new(config.max_games_per_minute),
             config,
             store: Arc::new(store),
             locks: Locks::default(),

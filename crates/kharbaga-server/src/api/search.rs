@@ -10,12 +10,13 @@ use super::{AppState, ThinkingMark};
 use crate::engine::SearchError;
 use crate::store::Player;
 use axum::extract::State;
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use kharbaga::{Color, Move};
 use kharbaga_engine::{Report, Score};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -79,8 +80,12 @@ pub(super) struct EngineMoved {
     search: SearchJson,
 }
 
-fn search_failed(e: SearchError) -> ApiError {
-    ApiError::internal(e.to_string())
+fn search_failed(e: SearchError, movetime: Duration) -> ApiError {
+    match e {
+        SearchError::Busy => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string())
+            .retry_after(movetime.as_secs() + 1),
+        _ => ApiError::internal(e.to_string()),
+    }
 }
 
 pub(super) async fn engine_move(
@@ -134,7 +139,7 @@ pub(super) async fn engine_move(
                 .engines
                 .play(game.clone(), level, movetime)
                 .await
-                .map_err(search_failed)?;
+                .map_err(|e| search_failed(e, movetime))?;
             let best = report
                 .best
                 .ok_or_else(|| ApiError::internal("the engine found no move"))?;
@@ -199,7 +204,7 @@ pub(super) async fn hint(
         .engines
         .search(game, level, movetime)
         .await
-        .map_err(search_failed)?;
+        .map_err(|e| search_failed(e, movetime))?;
     Ok(Json(HintJson {
         ply,
         search: SearchJson::new(&report, side),

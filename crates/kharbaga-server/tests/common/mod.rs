@@ -41,6 +41,8 @@ pub fn test_config(data_dir: PathBuf) -> Config {
         default_engine_time: Duration::from_millis(100),
         engine_hash_mib: 4,
         max_body_bytes: 16 * 1024,
+        // Tests create games quickly; the cap has a test of its own.
+        max_games_per_minute: 0,
         ..Config::default()
     }
 }
