@@ -65,6 +65,12 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u32).range(0..=36_500))]
     abandon_after: u32,
 
+    /// What to log on standard error: a level (error, warn, info, debug, trace) or tracing
+    /// directives such as kharbaga_server=debug,info (default: RUST_LOG, else info); one
+    /// line per request, errors with their cause
+    #[arg(long, value_name = "FILTER")]
+    log: Option<String>,
+
     /// The endgame tables' directory (default: ~/.local/share/kharbaga/tables/RULES of
     /// --tables-rules, when it exists); used in the games whose rules have their moves
     #[arg(long, value_name = "DIR")]
@@ -77,6 +83,7 @@ pub struct ServeArgs {
 
 /// Runs the server until it is stopped.
 pub fn run(args: &ServeArgs) -> Result<(), CliError> {
+    kharbaga_server::init_logging(args.log.as_deref()).map_err(CliError::Input)?;
     let tables = TablesDir {
         tables: args.tables.clone(),
     }

@@ -146,9 +146,14 @@ impl EnginePool {
             Ok(joined) => joined,
             Err(_) => {
                 stop.0.store(true, Ordering::Relaxed);
-                tokio::time::timeout(GRACE, &mut task)
-                    .await
-                    .map_err(|_| SearchError::Hung)?
+                tracing::warn!(
+                    time_ms = movetime.as_millis(),
+                    "a search overran its time: told to stop"
+                );
+                tokio::time::timeout(GRACE, &mut task).await.map_err(|_| {
+                    tracing::error!("a search did not stop when told; its thread goes on");
+                    SearchError::Hung
+                })?
             }
         };
         let report = match joined {

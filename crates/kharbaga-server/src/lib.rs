@@ -12,12 +12,14 @@ mod api;
 mod assets;
 mod connections;
 mod engine;
+mod logging;
 mod markdown;
 mod security;
 mod store;
 mod tables;
 
 use kharbaga_tablebase::tablebase::Tablebase;
+pub use logging::init_logging;
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -247,5 +249,5 @@ fn build(config: Config) -> Result<(axum::Router, Arc<api::AppState>), Error> {
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(hosts, security::guard));
-    Ok((router, state))
+    Ok((logging::log_requests(router), state))
 }

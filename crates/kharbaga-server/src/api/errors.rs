@@ -58,6 +58,11 @@ impl IntoResponse for ApiError {
             error: &'a str,
             code: &'a str,
         }
+        if self.status.is_server_error() {
+            tracing::error!(code = self.code, error = %self.message, "request failed");
+        } else {
+            tracing::debug!(code = self.code, error = %self.message, "request refused");
+        }
         let body = Body {
             error: &self.message,
             code: self.code,
