@@ -1,24 +1,17 @@
-//! A small Markdown-to-HTML converter, enough for `docs/rules.md`: headings, paragraphs,
-//! fenced code blocks, pipe tables, bullet lists, and inline code, bold, emphasis and links.
+//! Markdown to HTML with `pulldown-cmark` (CommonMark and pipe tables), for the rules page.
+//!
+//! The documents are the project's own, built into the binary, but the output is kept safe
+//! all the same: raw HTML in a document is shown as text, never passed through, and a link
+//! or image whose address has a scheme other than `http`, `https` or `mailto` (say
+//! `javascript:`) points nowhere. Headings get GitHub's anchors (`## Majority rule` is
+//! `#majority-rule`), and tables are wrapped in `<div class="table">` so that a wide one
+//! scrolls on a phone.
 
-/// Escapes text for HTML.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
 /// The anchor of a heading, as GitHub makes it: lower case, spaces to `-`, other
 /// punctuation dropped.
-pub(crate) fn slug(text: &str) -> String {
+fn slug(text: &str) -> String {
     text.chars()
         .filter_map(|c| match c {
             'A'..='Z' => Some(c.to_ascii_lowercase()),
@@ -29,145 +22,89 @@ pub(crate) fn slug(text: &str) -> String {
         .collect()
 }
 
-/// Inline markup: `code`, **bold**, *emphasis*, [text](url).
-fn inline(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        let after = &rest[c.len_utf8()..];
-        let closed = |marker: &str, from: &str| from.find(marker).filter(|&i| i > 0);
-        if c == '`' {
-            if let Some(end) = closed("`", after) {
-                out.push_str(&format!("<code>{}</code>", escape(&after[..end])));
-                rest = &after[end + 1..];
-                continue;
-            }
-        } else if rest.starts_with("**") {
-            if let Some(end) = closed("**", &rest[2..]) {
-                out.push_str(&format!("<strong>{}</strong>", inline(&rest[2..2 + end])));
-                rest = &rest[4 + end..];
-                continue;
-            }
-        } else if c == '*' {
-            if let Some(end) = closed("*", after) {
-                out.push_str(&format!("<em>{}</em>", inline(&after[..end])));
-                rest = &after[end + 1..];
-                continue;
-            }
-        } else if c == '[' {
-            if let Some(close) = after.find("](") {
-                if let Some(end) = after[close + 2..].find(')') {
-                    let label = &after[..close];
-                    let url = &after[close + 2..close + 2 + end];
-                    out.push_str(&format!(
-                        "<a href=\"{}\">{}</a>",
-                        escape(url),
-                        inline(label)
-                    ));
-                    rest = &after[close + 3 + end..];
-                    continue;
-                }
-            }
+/// Whether a link's address may be followed: relative, an anchor, or `http`, `https` or
+/// `mailto`.
+fn is_safe_url(url: &str) -> bool {
+    let scheme_end = url.find(':');
+    let path_start = url.find(['/', '?', '#']);
+    match (scheme_end, path_start) {
+        (None, _) => true,
+        (Some(colon), Some(path)) if path < colon => true,
+        (Some(colon), _) => {
+            let scheme = url[..colon].to_ascii_lowercase();
+            matches!(scheme.as_str(), "http" | "https" | "mailto")
         }
-        out.push_str(&escape(&c.to_string()));
-        rest = after;
     }
-    out
-}
-
-fn table_cells(line: &str) -> Vec<&str> {
-    let trimmed = line.trim().trim_start_matches('|').trim_end_matches('|');
-    trimmed.split('|').map(str::trim).collect()
 }
 
 /// Converts Markdown to an HTML fragment.
 pub(crate) fn to_html(markdown: &str) -> String {
-    let lines: Vec<&str> = markdown.lines().collect();
-    let mut out = String::new();
-    let mut paragraph: Vec<&str> = Vec::new();
-    let flush = |paragraph: &mut Vec<&str>, out: &mut String| {
-        if !paragraph.is_empty() {
-            out.push_str(&format!("<p>{}</p>\n", inline(&paragraph.join(" "))));
-            paragraph.clear();
+    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES);
+    let mut events: Vec<Event> = Vec::new();
+    // The events of the heading being read, whose anchor is known only at its end.
+    let mut heading: Option<Vec<Event>> = None;
+    for event in parser {
+        let event = match event {
+            // Raw HTML is shown, not obeyed.
+            Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) if !is_safe_url(&dest_url) => Event::Start(Tag::Link {
+                link_type,
+                dest_url: CowStr::Borrowed("#"),
+                title,
+                id,
+            }),
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) if !is_safe_url(&dest_url) => Event::Start(Tag::Image {
+                link_type,
+                dest_url: CowStr::Borrowed("#"),
+                title,
+                id,
+            }),
+            other => other,
+        };
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some(vec![event]),
+            Event::End(TagEnd::Heading(_)) => {
+                let mut parts = heading.take().unwrap_or_default();
+                let text: String = parts
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(Event::Start(Tag::Heading { id, .. })) = parts.first_mut() {
+                    *id = Some(CowStr::from(slug(&text)));
+                }
+                events.extend(parts);
+                events.push(event);
+            }
+            Event::Start(Tag::Table(_)) => {
+                events.push(Event::Html(CowStr::Borrowed("<div class=\"table\">")));
+                events.push(event);
+            }
+            Event::End(TagEnd::Table) => {
+                events.push(event);
+                events.push(Event::Html(CowStr::Borrowed("</div>\n")));
+            }
+            _ => match &mut heading {
+                Some(parts) => parts.push(event),
+                None => events.push(event),
+            },
         }
-    };
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        let trimmed = line.trim();
-        if trimmed.starts_with("```") {
-            flush(&mut paragraph, &mut out);
-            let mut body = Vec::new();
-            i += 1;
-            while i < lines.len() && !lines[i].trim().starts_with("```") {
-                body.push(lines[i]);
-                i += 1;
-            }
-            out.push_str(&format!("<pre>{}</pre>\n", escape(&body.join("\n"))));
-        } else if let Some(level) =
-            (1..=6).find(|&n| trimmed.starts_with(&"#".repeat(n)) && trimmed[n..].starts_with(' '))
-        {
-            flush(&mut paragraph, &mut out);
-            let text = trimmed[level..].trim();
-            out.push_str(&format!(
-                "<h{level} id=\"{}\">{}</h{level}>\n",
-                slug(text),
-                inline(text)
-            ));
-        } else if trimmed.starts_with('|') {
-            flush(&mut paragraph, &mut out);
-            let mut rows = Vec::new();
-            while i < lines.len() && lines[i].trim().starts_with('|') {
-                rows.push(table_cells(lines[i]));
-                i += 1;
-            }
-            i -= 1;
-            out.push_str("<div class=\"table\"><table>\n");
-            let is_rule = |row: &Vec<&str>| {
-                row.iter()
-                    .all(|c| !c.is_empty() && c.chars().all(|ch| matches!(ch, '-' | ':')))
-            };
-            let head = rows.len() > 1 && is_rule(&rows[1]);
-            for (n, row) in rows.iter().enumerate() {
-                if head && n == 1 {
-                    continue;
-                }
-                let tag = if head && n == 0 { "th" } else { "td" };
-                out.push_str("<tr>");
-                for cell in row {
-                    out.push_str(&format!("<{tag}>{}</{tag}>", inline(cell)));
-                }
-                out.push_str("</tr>\n");
-            }
-            out.push_str("</table></div>\n");
-        } else if trimmed.starts_with("- ") {
-            flush(&mut paragraph, &mut out);
-            out.push_str("<ul>\n");
-            while i < lines.len() && lines[i].trim_start().starts_with("- ") {
-                let mut item = vec![lines[i].trim_start()[2..].trim()];
-                i += 1;
-                // Continuation lines are indented.
-                while i < lines.len()
-                    && lines[i].starts_with("  ")
-                    && !lines[i].trim_start().starts_with("- ")
-                    && !lines[i].trim().is_empty()
-                {
-                    item.push(lines[i].trim());
-                    i += 1;
-                }
-                out.push_str(&format!("<li>{}</li>\n", inline(&item.join(" "))));
-            }
-            i -= 1;
-            out.push_str("</ul>\n");
-        } else if trimmed.is_empty() {
-            flush(&mut paragraph, &mut out);
-        } else {
-            paragraph.push(trimmed);
-        }
-        i += 1;
     }
-    flush(&mut paragraph, &mut out);
-    out
+    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, events.into_iter());
+    html
 }
 
 #[cfg(test)]
@@ -181,23 +118,49 @@ mod tests {
         assert_eq!(
             html,
             "<h1 id=\"title-here\">Title here</h1>\n\
-             <p>Some <em>text</em> and <code>a&lt;b</code>. More.</p>\n\
-             <pre>9  W---W</pre>\n\
-             <ul>\n<li>one two</li>\n<li>three</li>\n</ul>\n\
-             <div class=\"table\"><table>\n<tr><th>a</th><th>b</th></tr>\n\
-             <tr><td><code>x</code></td><td><strong>y</strong></td></tr>\n</table></div>\n"
+             <p>Some <em>text</em> and <code>a&lt;b</code>.\nMore.</p>\n\
+             <pre><code>9  W---W\n</code></pre>\n\
+             <ul>\n<li>one\ntwo</li>\n<li>three</li>\n</ul>\n\
+             <div class=\"table\"><table><thead><tr><th>a</th><th>b</th></tr></thead><tbody>\n\
+             <tr><td><code>x</code></td><td><strong>y</strong></td></tr>\n</tbody></table>\n</div>\n"
         );
     }
 
     #[test]
     fn links_and_anchors() {
         assert_eq!(
-            inline("see [Notation](#notation)."),
-            "see <a href=\"#notation\">Notation</a>."
+            to_html("see [Notation](#notation)."),
+            "<p>see <a href=\"#notation\">Notation</a>.</p>\n"
         );
         assert_eq!(slug("Men: plain moves"), "men-plain-moves");
+        assert_eq!(
+            to_html("## The `pos` line"),
+            "<h2 id=\"the-pos-line\">The <code>pos</code> line</h2>\n"
+        );
         // A lone star is text, not emphasis.
-        assert_eq!(inline("3 * 4"), "3 * 4");
+        assert_eq!(to_html("3 * 4"), "<p>3 * 4</p>\n");
+    }
+
+    #[test]
+    fn raw_html_and_script_links_are_not_obeyed() {
+        let html = to_html(
+            "<script>alert(1)</script>\n\nText <img src=x onerror=alert(1)> and \
+             [a](javascript:alert(1)) [b](JavaScript:x) [c](https://example.org/x:y) \
+             [d](docs/a:b) [e](mailto:a@example.org) ![i](data:text/html,x)",
+        );
+        assert!(!html.contains("<script"), "{html}");
+        assert!(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{html}"
+        );
+        assert!(!html.contains("<img src=x"), "{html}");
+        assert!(!html.to_lowercase().contains("javascript:"), "{html}");
+        assert!(html.contains("<a href=\"#\">a</a>"), "{html}");
+        assert!(html.contains("<a href=\"#\">b</a>"), "{html}");
+        assert!(html.contains("href=\"https://example.org/x:y\""), "{html}");
+        assert!(html.contains("href=\"docs/a:b\""), "{html}");
+        assert!(html.contains("href=\"mailto:a@example.org\""), "{html}");
+        assert!(html.contains("<img src=\"#\""), "{html}");
     }
 
     #[test]
@@ -213,5 +176,6 @@ mod tests {
         );
         assert!(html.contains("id=\"notation\""));
         assert!(html.contains("<a href=\"#notation\">"));
+        assert!(html.contains("<div class=\"table\"><table>"));
     }
 }
