@@ -9,7 +9,8 @@ use std::time::Duration;
 /// Serve the browser page: play in a browser, against the engine or a person
 ///
 /// Starts the web server (the page is built into the program) and prints the address to
-/// open; Ctrl-C stops it. Play against a person at the same screen or the engine. Games are
+/// open; Ctrl-C stops it. Play against a person at the same screen, the engine, or a person
+/// elsewhere by an invitation link (with clocks if you like). Games are
 /// stored in SQLite in the data folder, written on every move, and survive restarts; each
 /// game has its own address. With endgame tables, the page shows the value of each position
 /// they hold and of its moves, and the engine plays them at level 10 (hints too). The JSON

@@ -222,6 +222,8 @@ async fn serve_until(
 ) -> Result<(), Error> {
     let read_timeout = config.read_timeout;
     let (router, state) = build(config)?;
+    // The clocks that were running when the server stopped run on: their flags fall.
+    tokio::spawn(api::watch_stored_clocks(Arc::clone(&state)));
     let sweeping = tokio::spawn(api::sweep_abandoned(state));
     connections::serve(listener, router, read_timeout, shutdown).await;
     sweeping.abort();

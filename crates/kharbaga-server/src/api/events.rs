@@ -148,7 +148,7 @@ pub(super) async fn events(
     // Watch first, then read: a change made meanwhile is not missed.
     let mut watching = app.watchers.subscribe(&id);
     if watching.latest().is_none() {
-        let (row, game) = app.load(&id).await?;
+        let (row, game) = app.read(&id).await?;
         app.watchers.fill(&app.state(&row, &game).await);
     }
     let states = stream::unfold((watching, true), |(mut watching, first)| async move {

@@ -2,14 +2,15 @@
 //! and the record.
 
 use super::checks::{
-    authorize, check_level, check_not_over, check_not_thinking, check_ply, player_of,
+    authorize, check_level, check_not_over, check_not_thinking, check_ply, player_of, seat,
 };
+use super::clocks;
 use super::errors::ApiError;
 use super::extract::{Body, ClientIp, GameId, Object};
-use super::ids::{new_game_id, now, random_bytes, roll_die, sha256_hex};
+use super::ids::{new_game_id, new_token, now, now_ms, roll_die, sha256_hex};
 use super::state::GameState;
 use super::AppState;
-use crate::store::{GameRow, Player};
+use crate::store::{End, GameRow, Player};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -89,6 +90,8 @@ pub(super) struct CreateRequest {
     black: Option<Object<Player>>,
     white: Option<Object<Player>>,
     first: Option<First>,
+    /// Clocks `MIN+INC`, in a game against a person elsewhere.
+    clock: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -96,7 +99,35 @@ pub(super) struct Created {
     id: String,
     url: String,
     token: String,
+    /// The invitation's secret, in a game against a person elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite: Option<String>,
+    /// The invitation link's address: whoever opens it first takes the other seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite_url: Option<String>,
     state: GameState,
+}
+
+/// Checks who plays: a person elsewhere plays against the creator (a human side), with
+/// clocks or without; clocks are only for such games.
+fn check_seating(players: [Player; 2], clock: Option<&str>) -> Result<(), ApiError> {
+    for p in players {
+        if let Player::Engine { level } = p {
+            check_level(level)?;
+        }
+    }
+    let person = players.contains(&Player::Person);
+    if person && !players.contains(&Player::Human) {
+        return Err(ApiError::bad_request(
+            "a person elsewhere plays against the game's creator: the other side must be {\"kind\": \"human\"}",
+        ));
+    }
+    if clock.is_some() && !person {
+        return Err(ApiError::bad_request(
+            "clocks are kept in games against a person elsewhere ({\"kind\": \"person\"})",
+        ));
+    }
+    Ok(())
 }
 
 pub(super) async fn create(
@@ -105,11 +136,14 @@ pub(super) async fn create(
     Body(req): Body<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     let players = [&req.black, &req.white].map(|p| p.as_ref().map_or(Player::Human, |o| o.0));
-    for p in players {
-        if let Player::Engine { level } = p {
-            check_level(level)?;
-        }
-    }
+    check_seating(players, req.clock.as_deref())?;
+    let clocks = match &req.clock {
+        Some(text) => Some(clocks::fresh(
+            text.parse()
+                .map_err(|e| ApiError::bad_request(format!("clock: {e}")))?,
+        )),
+        None => None,
+    };
     let mut rolls = Vec::new();
     let game = match (&req.record, &req.position, req.first) {
         (Some(text), None, None) => {
@@ -170,15 +204,17 @@ pub(super) async fn create(
             Game::from_position(rules, start)
         }
     };
-    let token: String = random_bytes::<16>()?
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let token = new_token()?;
+    let invite = match players.contains(&Player::Person) {
+        true => Some(new_token()?),
+        false => None,
+    };
     let time = now();
-    let row = GameRow {
-        moves: game.moves().iter().map(Move::to_string).collect(),
+    let mut row = GameRow {
         players,
         rolls,
+        clocks,
+        invite_sha256: invite.as_deref().map(sha256_hex),
         created: time,
         updated: time,
         ..GameRow::new(
@@ -203,6 +239,10 @@ pub(super) async fn create(
             .retry_after(wait.as_secs() + 1)
         })?;
     }
+    row.moves = game.moves().iter().map(Move::to_string).collect();
+    if let Some(o) = game.outcome() {
+        row.end = Some(End::Rules(o.result_str().to_string()));
+    }
     let stored = row.clone();
     app.db(move |s| s.insert(&stored)).await?;
     let state = app.state(&row, &game).await;
@@ -212,6 +252,10 @@ pub(super) async fn create(
             id: row.id.clone(),
             url: state.url.clone(),
             token,
+            invite_url: invite
+                .as_ref()
+                .map(|code| format!("{}#join={code}", state.url)),
+            invite,
             state,
         }),
     ))
@@ -221,7 +265,7 @@ pub(super) async fn get_game(
     State(app): State<Arc<AppState>>,
     GameId(id): GameId,
 ) -> Result<Json<GameState>, ApiError> {
-    let (row, game) = app.load(&id).await?;
+    let (row, game) = app.read(&id).await?;
     Ok(Json(app.state(&row, &game).await))
 }
 
@@ -286,18 +330,33 @@ pub(super) async fn make_move(
     Body(req): Body<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     check_not_thinking(&app, &id)?;
-    let _lock = app.lock_game(&id).await?;
-    let (mut row, mut game) = app.load(&id).await?;
-    authorize(&row, &headers)?;
+    let lock = app.lock_game(&id).await?;
+    let (mut row, mut game) = app.load_locked(&lock).await?;
+    let seat = seat(&row, &headers)?;
     check_not_thinking(&app, &id)?;
     check_ply(&game, req.ply)?;
-    check_not_over(&game)?;
+    check_not_over(&row, &game)?;
     let turn = game.position().turn();
     if let Player::Engine { .. } = player_of(&row, turn) {
         return Err(ApiError::conflict(
             "engine_turn",
             format!("{turn} is played by the engine: ask it to move"),
         ));
+    }
+    if let Some(own) = seat.side(&row) {
+        if own != turn {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "wrong_side",
+                format!("it is {turn}'s move, and this token plays {own}"),
+            ));
+        }
+        if row.guest_sha256.is_none() {
+            return Err(ApiError::conflict(
+                "waiting",
+                "nobody has taken the other seat yet: send the invitation link",
+            ));
+        }
     }
     let mv = match (&req.notation, &req.path) {
         (Some(text), None) => game
@@ -325,10 +384,14 @@ pub(super) async fn make_move(
     };
     game.play(&mv)
         .map_err(|e| ApiError::internal(format!("a legal move was refused: {e}")))?;
-    app.save(&mut row, &game).await?;
-    let state = app.state(&row, &game).await;
-    app.watchers.publish(&state);
-    Ok(Json(state))
+    // A draw offer lapses when its side moves.
+    if row.draw_offer == Some(turn) {
+        row.draw_offer = None;
+    }
+    if let Some(c) = &mut row.clocks {
+        clocks::after_move(c, turn, &game, now_ms());
+    }
+    Ok(Json(app.commit(&mut row, &game).await?))
 }
 
 #[derive(Deserialize, Default)]
@@ -347,9 +410,15 @@ pub(super) async fn undo(
     Body(req): Body<UndoRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     check_not_thinking(&app, &id)?;
-    let _lock = app.lock_game(&id).await?;
-    let (mut row, mut game) = app.load(&id).await?;
+    let lock = app.lock_game(&id).await?;
+    let (mut row, mut game) = app.load_locked(&lock).await?;
     authorize(&row, &headers)?;
+    if row.person_side().is_some() {
+        return Err(ApiError::conflict(
+            "no_takebacks",
+            "moves are not taken back in a game against a person elsewhere",
+        ));
+    }
     check_ply(&game, req.ply)?;
     let count = req.count.unwrap_or(1);
     let played = game.moves().len();
@@ -358,13 +427,17 @@ pub(super) async fn undo(
             "cannot take back {count} moves: {played} have been played"
         )));
     }
+    if row.end == Some(End::Aborted) {
+        return Err(ApiError::conflict("game_over", "the game was aborted"));
+    }
     for _ in 0..count {
         game.undo();
     }
-    app.save(&mut row, &game).await?;
-    let state = app.state(&row, &game).await;
-    app.watchers.publish(&state);
-    Ok(Json(state))
+    // Taking back a move takes back a resignation or an agreed draw too, as on a board.
+    if matches!(row.end, Some(End::Resigned(_) | End::Agreed)) {
+        row.end = None;
+    }
+    Ok(Json(app.commit(&mut row, &game).await?))
 }
 
 /// The date `YYYY.MM.DD` (UTC) of a Unix time, as records write it.
@@ -393,7 +466,7 @@ pub(super) async fn record(
     State(app): State<Arc<AppState>>,
     GameId(id): GameId,
 ) -> Result<Response, ApiError> {
-    let (row, game) = app.load(&id).await?;
+    let (row, game) = app.read(&id).await?;
     let date = record_date(row.created);
     let (black, white) = (player_name(row.players[0]), player_name(row.players[1]));
     let url = format!("/game/{}", row.id);

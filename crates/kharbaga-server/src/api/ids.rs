@@ -14,6 +14,13 @@ pub(super) fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
+/// The time in Unix milliseconds.
+pub(super) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 pub(super) fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut buf = [0u8; N];
     getrandom::fill(&mut buf).map_err(|e| ApiError::internal(format!("no random numbers: {e}")))?;
@@ -25,6 +32,14 @@ pub(super) fn new_game_id() -> Result<String, ApiError> {
     Ok(bytes
         .iter()
         .map(|b| ID_ALPHABET[(b & 31) as usize] as char)
+        .collect())
+}
+
+/// A new secret token: 16 random bytes in hex.
+pub(super) fn new_token() -> Result<String, ApiError> {
+    Ok(random_bytes::<16>()?
+        .iter()
+        .map(|b| format!("{b:02x}"))
         .collect())
 }
 

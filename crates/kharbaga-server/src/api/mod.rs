@@ -5,11 +5,13 @@
 
 mod checks;
 mod cleanup;
+mod clocks;
 mod errors;
 mod events;
 mod extract;
 mod games;
 mod ids;
+mod people;
 mod quota;
 mod search;
 mod state;
@@ -18,17 +20,18 @@ mod tables;
 mod tests;
 
 pub(crate) use cleanup::sweep_abandoned;
+pub(crate) use clocks::watch_stored_clocks;
 pub(crate) use errors::{method_not_allowed, not_found, ApiError};
 
 use crate::engine::EnginePool;
-use crate::store::{GameRow, Store};
+use crate::store::{End, GameRow, Store};
 use crate::tables::Tables;
 use crate::Config;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 use errors::no_such_game;
-use ids::{is_game_id, now};
+use ids::{is_game_id, now, now_ms};
 use kharbaga::{Game, Move};
 use state::{replay, GameState};
 use std::collections::{HashMap, HashSet};
@@ -129,7 +132,7 @@ impl AppState {
         }
     }
 
-    /// Reads and replays a game.
+    /// Reads and replays a game, as stored.
     async fn load(&self, id: &str) -> Result<(GameRow, Game), ApiError> {
         if !is_game_id(id) {
             return Err(no_such_game(id));
@@ -141,6 +144,34 @@ impl AppState {
             .ok_or_else(|| no_such_game(id))?;
         let game = replay(&row)
             .map_err(|e| ApiError::internal(format!("stored game {id} cannot be replayed: {e}")))?;
+        Ok((row, game))
+    }
+
+    /// Reads a game as it is now: one whose clock has run out since it was stored is ended
+    /// (stored and sent to its watchers) first.
+    async fn read(&self, id: &str) -> Result<(GameRow, Game), ApiError> {
+        let (row, game) = self.load(id).await?;
+        if clocks::fallen(&row, &game, now_ms()).is_none() {
+            return Ok((row, game));
+        }
+        let lock = self.lock_game(id).await?;
+        self.load_locked(&lock).await
+    }
+
+    /// Ends game `id` if its clock has run out.
+    async fn settle(&self, id: &str) -> Result<(), ApiError> {
+        let lock = self.lock_game(id).await?;
+        self.load_locked(&lock).await.map(|_| ())
+    }
+
+    /// Reads the game a request has locked, as it is now (see [`AppState::read`]).
+    async fn load_locked(&self, lock: &GameLock) -> Result<(GameRow, Game), ApiError> {
+        let (mut row, mut game) = self.load(&lock.id).await?;
+        if let Some(side) = clocks::fallen(&row, &game, now_ms()) {
+            clocks::flag(&mut row, &mut game, side);
+            self.save(&mut row, &game).await?;
+            self.watchers.publish(&self.state(&row, &game).await);
+        }
         Ok((row, game))
     }
 
@@ -156,8 +187,28 @@ impl AppState {
             .count();
         row.moves = moves;
         row.updated = now();
+        // A result on the board is stored too (and forgotten when its move is taken back).
+        match (&row.end, game.outcome()) {
+            (None, Some(o)) => row.end = Some(End::Rules(o.result_str().to_string())),
+            (Some(End::Rules(_)), None) => row.end = None,
+            _ => {}
+        }
         let stored = row.clone();
         self.db(move |s| s.save(&stored, unchanged)).await
+    }
+
+    /// Stores a changed game, sends its new state to the watchers and watches its clock;
+    /// returns the state.
+    async fn commit(
+        self: &Arc<Self>,
+        row: &mut GameRow,
+        game: &Game,
+    ) -> Result<GameState, ApiError> {
+        self.save(row, game).await?;
+        let state = self.state(row, game).await;
+        self.watchers.publish(&state);
+        clocks::watch(self, row, game);
+        Ok(state)
     }
 
     fn movetime(&self, requested_ms: Option<u64>) -> Result<Duration, ApiError> {
@@ -243,6 +294,13 @@ pub(crate) fn router(app: Arc<AppState>) -> Router {
         .route("/api/games/{id}/hint", post(search::hint))
         .route("/api/games/{id}/record", get(games::record))
         .route("/api/games/{id}/events", get(events::events))
+        .route("/api/games/{id}/join", post(people::join))
+        .route("/api/games/{id}/resign", post(people::resign))
+        .route("/api/games/{id}/draw/offer", post(people::offer_draw))
+        .route("/api/games/{id}/draw/accept", post(people::accept_draw))
+        .route("/api/games/{id}/draw/decline", post(people::decline_draw))
+        .route("/api/games/{id}/abort", post(people::abort))
+        .route("/api/games/{id}/rematch", post(people::rematch))
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
         .with_state(app)
 }

@@ -107,7 +107,7 @@ pub(super) async fn engine_move(
     let lock = app.lock_game(&id).await?;
     // Again now that the game is this request's: others may have searched and moved since.
     check_not_thinking(&app, &id)?;
-    let (mut row, game) = app.load(&id).await?;
+    let (mut row, game) = app.load_locked(&lock).await?;
     if req.ply.is_none() && game.moves().len() != ply {
         return Err(ApiError::conflict(
             "stale",
@@ -118,7 +118,7 @@ pub(super) async fn engine_move(
         ));
     }
     check_ply(&game, req.ply)?;
-    check_not_over(&game)?;
+    check_not_over(&row, &game)?;
     let side = game.position().turn();
     let Player::Engine { level: own_level } = player_of(&row, side) else {
         return Err(ApiError::conflict(
@@ -195,9 +195,15 @@ pub(super) async fn hint(
 ) -> Result<Json<HintJson>, ApiError> {
     let movetime = app.movetime(req.movetime_ms)?;
     let level = check_level(req.level.unwrap_or(10))?;
-    let (row, game) = app.load(&id).await?;
+    let (row, game) = app.read(&id).await?;
     authorize(&row, &headers)?;
-    check_not_over(&game)?;
+    check_not_over(&row, &game)?;
+    if row.person_side().is_some() {
+        return Err(ApiError::conflict(
+            "no_hints",
+            "no hints in a game against a person elsewhere while it goes on",
+        ));
+    }
     let side = game.position().turn();
     let ply = game.moves().len();
     let report = app

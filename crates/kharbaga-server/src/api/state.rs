@@ -1,7 +1,8 @@
 //! The game state as sent to the client.
 
+use super::clocks::ClocksJson;
 use super::tables::TablesJson;
-use crate::store::{GameRow, Player};
+use crate::store::{End, GameRow, Player};
 use kharbaga::{Color, Game, Move, Outcome, Point, Position, Reason, Rules};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -80,6 +81,15 @@ struct Roll {
     white: u8,
 }
 
+/// The seat of a person elsewhere, in a game against one.
+#[derive(Serialize)]
+struct SeatJson {
+    /// The side the person plays.
+    side: &'static str,
+    /// Whether someone has taken it by the invitation.
+    joined: bool,
+}
+
 /// Everything the page needs to show a game.
 #[derive(Serialize)]
 pub(crate) struct GameState {
@@ -99,6 +109,17 @@ pub(crate) struct GameState {
     must_capture: bool,
     quiet_plies: u32,
     outcome: Option<OutcomeJson>,
+    /// `waiting` (for a person to take the seat), `playing`, `over` or `aborted`.
+    status: &'static str,
+    /// The seat of a person elsewhere, in a game against one.
+    person: Option<SeatJson>,
+    /// The clocks, in a game with a time control.
+    clock: Option<ClocksJson>,
+    /// The side whose draw offer stands.
+    draw_offer: Option<&'static str>,
+    /// The game this one is the rematch of, and this game's rematch.
+    rematch_of: Option<String>,
+    rematch: Option<String>,
     /// The endgame tables' values of the current position, when tables cover it.
     tables: Option<TablesJson>,
     thinking: bool,
@@ -190,6 +211,20 @@ impl GameState {
             legal: legal_json,
             quiet_plies: game.quiet_plies(),
             outcome: game.outcome().map(OutcomeJson::from),
+            status: match (&row.end, game.outcome()) {
+                (Some(End::Aborted), _) => "aborted",
+                (_, Some(_)) => "over",
+                _ if row.person_side().is_some() && row.guest_sha256.is_none() => "waiting",
+                _ => "playing",
+            },
+            person: row.person_side().map(|side| SeatJson {
+                side: side.name(),
+                joined: row.guest_sha256.is_some(),
+            }),
+            clock: row.clocks.as_ref().map(|c| ClocksJson::new(c, game)),
+            draw_offer: row.draw_offer.map(Color::name),
+            rematch_of: row.rematch_of.clone(),
+            rematch: row.rematch.clone(),
             tables,
             thinking,
             created: row.created,
@@ -205,6 +240,12 @@ pub(super) fn replay(row: &GameRow) -> Result<Game, String> {
     let mut game = Game::from_position(rules, start);
     for mv in &row.moves {
         game.play_str(mv).map_err(|e| e.to_string())?;
+    }
+    match row.end {
+        Some(End::Resigned(side)) => game.resign(side),
+        Some(End::Agreed) => game.agree_draw(),
+        Some(End::Flagged(side)) => game.flag(side),
+        Some(End::Rules(_) | End::Aborted) | None => {}
     }
     Ok(game)
 }

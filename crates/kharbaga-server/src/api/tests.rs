@@ -156,3 +156,49 @@ async fn abandoned_games_are_deleted_and_others_kept() {
     assert!(app.store.load("finished22").unwrap().is_some());
     assert!(app.store.load("recent3333").unwrap().is_some());
 }
+
+#[tokio::test]
+async fn a_clock_that_ran_out_unwatched_ends_the_game_when_it_is_next_read() {
+    let served = serve("flag-read").await;
+    let app = &served.app;
+    // Stored as a server that stopped would have left it: Black's clock running since long
+    // ago, with no timer to end it.
+    let mut game = kharbaga::Game::new(kharbaga::Rules::standard());
+    for _ in 0..2 {
+        let mv = game.legal_moves()[0];
+        game.play(&mv).unwrap();
+    }
+    let row = GameRow {
+        moves: game.moves().iter().map(Move::to_string).collect(),
+        players: [crate::store::Player::Human, crate::store::Player::Person],
+        guest_sha256: Some("11".into()),
+        clocks: Some(crate::store::Clocks {
+            control: "1+0".parse().unwrap(),
+            left_ms: [60_000, 60_000],
+            turn_started_ms: Some(now_ms() - 61_000),
+        }),
+        ..GameRow::new(
+            "timeupgame".into(),
+            "00".into(),
+            "standard".into(),
+            kharbaga::START_FEN.into(),
+        )
+    };
+    app.store.insert(&row).unwrap();
+    let got: serde_json::Value =
+        reqwest::get(format!("http://{}/api/games/timeupgame", served.addr))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+    assert_eq!(got["status"], "over", "{got}");
+    assert_eq!(got["outcome"]["reason"], "time");
+    assert_eq!(got["outcome"]["winner"], "white");
+    let stored = app.store.load("timeupgame").unwrap().unwrap();
+    assert_eq!(
+        stored.end,
+        Some(crate::store::End::Flagged(kharbaga::Color::Black))
+    );
+    assert_eq!(app.store.running_clocks().unwrap(), Vec::<String>::new());
+}

@@ -190,6 +190,15 @@ impl Store {
         tx.commit()?;
         Ok(n)
     }
+
+    /// The ids of the unfinished games whose clock is running.
+    pub fn running_clocks(&self) -> rusqlite::Result<Vec<String>> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare("SELECT id FROM games WHERE result IS NULL AND turn_started_ms IS NOT NULL")?;
+        let ids = stmt.query_map([], |r| r.get(0))?.collect();
+        ids
+    }
 }
 
 /// Writes what may change in a game's row.

@@ -161,6 +161,13 @@ impl GameRow {
             rematch: None,
         }
     }
+
+    /// The side played by a person elsewhere, if the game has one.
+    pub fn person_side(&self) -> Option<Color> {
+        [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| self.players[c.index()] == Player::Person)
+    }
 }
 
 pub(super) fn color_to_db(color: Option<Color>) -> Option<&'static str> {

@@ -2,6 +2,7 @@
 //! small endgame tables built in a temporary folder.
 
 pub mod client;
+pub mod events;
 
 use kharbaga::Rules;
 use kharbaga_server::{serve_on, Config};
