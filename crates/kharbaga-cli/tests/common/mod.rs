@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// Runs `kharbaga` with `args`, with no endgame tables in the default place.
+#[allow(dead_code)] // each test file compiles this module; the load test starts a server
 pub fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kharbaga"))
         .args(args)
