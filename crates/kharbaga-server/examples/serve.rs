@@ -16,6 +16,10 @@ fn main() {
             }
         }
     }
+    if let Err(e) = kharbaga_server::init_logging(None) {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
     if let Err(e) = kharbaga_server::run(config) {
         eprintln!("error: {e}");
         std::process::exit(1);

@@ -237,29 +237,32 @@ mod tests {
         Game::new(Rules::default())
     }
 
-    /// A long search, running in a task.
-    fn spawn_long(pool: &Arc<EnginePool>) -> tokio::task::JoinHandle<Result<Report, SearchError>> {
-        let pool = Arc::clone(pool);
-        tokio::spawn(async move { pool.search(start_game(), 10, LONG).await })
-    }
-
-    /// Waits (up to [`DEADLINE`]) until `done` holds.
-    async fn until(what: &str, done: impl Fn() -> bool) {
+    /// A long search in a task, returned once `started` says (up to [`DEADLINE`]) that it
+    /// runs or waits.
+    async fn spawn_long(
+        pool: &Arc<EnginePool>,
+        started: impl Fn(&EnginePool) -> bool,
+    ) -> tokio::task::JoinHandle<Result<Report, SearchError>> {
+        let task = {
+            let pool = Arc::clone(pool);
+            tokio::spawn(async move { pool.search(start_game(), 10, LONG).await })
+        };
         let start = Instant::now();
-        while !done() {
-            assert!(start.elapsed() < DEADLINE, "{what} did not happen");
+        while !started(pool) {
+            assert!(start.elapsed() < DEADLINE, "the search did not start");
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
+        task
+    }
+
+    fn running(pool: &EnginePool) -> bool {
+        pool.permits.available_permits() == 0
     }
 
     #[tokio::test]
     async fn a_search_whose_request_went_away_is_stopped() {
         let pool = pool(1, 4);
-        let long = spawn_long(&pool);
-        until("the search starting", || {
-            pool.permits.available_permits() == 0
-        })
-        .await;
+        let long = spawn_long(&pool, running).await;
         long.abort();
         // The slot is free long before the abandoned search's time is up.
         let quick = tokio::time::timeout(
@@ -274,16 +277,8 @@ mod tests {
     #[tokio::test]
     async fn searches_beyond_the_queue_are_refused() {
         let pool = pool(1, 1);
-        let running = spawn_long(&pool);
-        until("the search starting", || {
-            pool.permits.available_permits() == 0
-        })
-        .await;
-        let queued = spawn_long(&pool);
-        until("the second search waiting", || {
-            pool.waiting.load(Ordering::SeqCst) == 1
-        })
-        .await;
+        let first = spawn_long(&pool, running).await;
+        let queued = spawn_long(&pool, |p| p.waiting.load(Ordering::SeqCst) == 1).await;
         let refused = pool
             .search(start_game(), 1, Duration::from_millis(10))
             .await;
@@ -293,7 +288,7 @@ mod tests {
             1,
             "the refused one left"
         );
-        for task in [queued, running] {
+        for task in [queued, first] {
             task.abort();
             assert!(task.await.is_err(), "cancelled");
         }

@@ -44,33 +44,16 @@ pub(crate) fn to_html(markdown: &str) -> String {
     // The events of the heading being read, whose anchor is known only at its end.
     let mut heading: Option<Vec<Event>> = None;
     for event in parser {
-        let event = match event {
+        let mut event = match event {
             // Raw HTML is shown, not obeyed.
             Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
-            Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) if !is_safe_url(&dest_url) => Event::Start(Tag::Link {
-                link_type,
-                dest_url: CowStr::Borrowed("#"),
-                title,
-                id,
-            }),
-            Event::Start(Tag::Image {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) if !is_safe_url(&dest_url) => Event::Start(Tag::Image {
-                link_type,
-                dest_url: CowStr::Borrowed("#"),
-                title,
-                id,
-            }),
             other => other,
         };
+        if let Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) = &mut event {
+            if !is_safe_url(dest_url) {
+                *dest_url = CowStr::Borrowed("#");
+            }
+        }
         match event {
             Event::Start(Tag::Heading { .. }) => heading = Some(vec![event]),
             Event::End(TagEnd::Heading(_)) => {
