@@ -698,6 +698,23 @@ async fn the_pages_and_their_files() {
     assert!(body.contains("<h3 id=\"majority-rule\">Majority rule</h3>"));
     assert!(body.contains("Position <code>B:Be3:Wd4,b6,Kf4</code>"));
     assert!(body.contains("<pre>"));
+    assert!(body.contains("<html lang=\"en\" dir=\"ltr\">"));
+    assert!(body.contains("href=\"/rules/fr\"") && body.contains("href=\"/rules/ar\""));
+    // The rules in French and in Arabic (right to left), with the same notation.
+    let (status, _, body) = get("/rules/fr").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.contains("<html lang=\"fr\" dir=\"ltr\">"));
+    assert!(body.contains("La règle de la majorité"));
+    assert!(body.contains("Position <code>B:Be3:Wd4,b6,Kf4</code>"));
+    let (status, _, body) = get("/rules/ar").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.contains("<html lang=\"ar\" dir=\"rtl\">"));
+    assert!(body.contains("قاعدة الأغلبية"));
+    assert!(body.contains("<code>B:Be3:Wd4,b6,Kf4</code>"));
+    for missing in ["/rules/en", "/rules/de", "/rules/fr/x"] {
+        let (status, _, _) = get(missing).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{missing}");
+    }
     let (status, ctype, _) = get("/nowhere").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(ctype.starts_with("text/html"));

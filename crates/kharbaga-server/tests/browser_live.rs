@@ -10,10 +10,10 @@ mod webdriver;
 
 use common::TestServer;
 use fantoccini::Client;
-use serde_json::{json, Value};
+use serde_json::Value;
 use webdriver::{
-    click_id, click_point, count, drag, screenshot, start_driver, text_of, wait_for, wait_moves,
-    with_browser, with_browsers,
+    click_id, click_point, count, drag, engine_game, screenshot, start_driver, text_of, wait_for,
+    wait_moves, with_browser, with_browsers,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -31,37 +31,6 @@ async fn the_page_lives() {
         watching(&clients[0], &clients[1], &base).await;
     })
     .await;
-}
-
-/// Opens the page and starts a game against the engine at level 1, Black (the player)
-/// first, from `position` if given; returns the game's id.
-async fn engine_game(c: &Client, base: &str, position: Option<&str>) -> String {
-    c.goto(&format!("{base}/")).await.unwrap();
-    wait_for(c, "the page", "return ui.meta !== null", |v| v == true).await;
-    let before = c.current_url().await.unwrap().path().to_string();
-    c.execute(
-        "if (!document.getElementById('dlg-new').open) document.getElementById('btn-new').click();
-         document.querySelector('input[name=opponent][value=engine]').checked = true;
-         document.getElementById('level').value = '1';
-         document.querySelector('input[name=colour][value=black]').checked = true;
-         document.querySelector('input[name=first][value=me]').checked = true;
-         document.getElementById('source').value = arguments[0] || '';
-         document.getElementById('form-new').dispatchEvent(new Event('input'));",
-        vec![json!(position)],
-    )
-    .await
-    .unwrap();
-    click_id(c, "new-start").await;
-    let path = wait_for(c, "the new game", "return location.pathname", |v| {
-        v.as_str()
-            .is_some_and(|p| p.starts_with("/game/") && p != before)
-    })
-    .await;
-    wait_moves(c, 0).await;
-    path.as_str()
-        .unwrap()
-        .trim_start_matches("/game/")
-        .to_string()
 }
 
 /// Whether the engine-trouble box shows, and its text and button.

@@ -6,6 +6,9 @@ import { FILES, UNIT, LEFT, TOP, SIZE, RADIUS, toScreen, ALL_POINTS, between, pa
 import { canMove } from './sides.js';
 import { targets, currentSquare } from './input.js';
 import { renderPanel } from './panel.js';
+import { look, beads } from './look.js';
+import { bestMovePoints } from './analysis.js';
+import { t, side } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -19,8 +22,10 @@ function el(name, attrs, parent) {
 function drawPiece(parent, x, y, piece, extraClass) {
   const g = el('g', { class: extraClass || '' }, parent);
   el('circle', { cx: x, cy: y, r: RADIUS, class: `pc-${piece.color}` }, g);
-  el('circle', { cx: x, cy: y, r: RADIUS - 5, fill: 'none', stroke: piece.color === 'black' ? '#555' : '#c9bfa8', 'stroke-width': 1.2 }, g);
-  if (piece.mullah) {
+  el('circle', { cx: x, cy: y, r: RADIUS - 5, class: `ring-${piece.color}` }, g);
+  if (piece.mullah && look.mark === 'letter') {
+    el('text', { x, y, class: `mark-letter mark-${piece.color}` }, g).textContent = 'M';
+  } else if (piece.mullah) {
     const s = 0.8;
     const pts = [[-10, 6], [-12, -6], [-5, -1], [0, -10], [5, -1], [12, -6], [10, 6]]
       .map(([px, py]) => `${x + px * s},${y + py * s}`).join(' ');
@@ -47,14 +52,14 @@ function drawBoard() {
   const svg = $('board');
   svg.textContent = '';
   const defs = el('defs', {}, svg);
-  const gb = el('radialGradient', { id: 'g-black', cx: '35%', cy: '30%', r: '75%' }, defs);
-  el('stop', { offset: '0%', 'stop-color': '#5a5a5a' }, gb);
-  el('stop', { offset: '100%', 'stop-color': '#111' }, gb);
-  const gw = el('radialGradient', { id: 'g-white', cx: '35%', cy: '30%', r: '75%' }, defs);
-  el('stop', { offset: '0%', 'stop-color': '#ffffff' }, gw);
-  el('stop', { offset: '100%', 'stop-color': '#e6dcc6' }, gw);
-
-  el('rect', { x: 0, y: 0, width: SIZE, height: SIZE, rx: 10, fill: '#e8cf9c' }, svg);
+  for (const color of ['black', 'white']) {
+    const b = beads(color);
+    const grad = el('radialGradient', { id: `g-${color}`, cx: '35%', cy: '30%', r: '75%' }, defs);
+    el('stop', { offset: '0%', 'stop-color': b.light }, grad);
+    el('stop', { offset: '100%', 'stop-color': b.dark }, grad);
+  }
+  svg.dataset.beads = `${look.black} ${look.white}`;
+  el('rect', { x: 0, y: 0, width: SIZE, height: SIZE, rx: 10, class: 'board-bg' }, svg);
   // Lines: the 5 x 5 grid and both diagonals of every cell.
   const lines = el('g', {}, svg);
   const span = 8 * UNIT;
@@ -106,6 +111,9 @@ export function render() {
     const mv = g.legal.find((m) => m.move === hint.best);
     if (mv) pathLine([mv.from, ...mv.path], 'hintline', svg);
   }
+  // The analysis's best move.
+  const best = bestMovePoints();
+  if (best) pathLine(best, 'hintline', svg);
 
   // Pieces: during a capture entry the moving piece stands on its last landing point and
   // the pieces it has jumped are ghosts.
@@ -156,15 +164,15 @@ export function render() {
     const [x, y] = toScreen(currentSquare());
     el('circle', { cx: x, cy: y, r: RADIUS + 4, class: 'sel-ring' }, svg);
     const capturing = s.cands.some((c) => c.move.captured.length);
-    for (const t of targets()) {
-      const [tx, ty] = toScreen(t);
-      if (capturing) el('circle', { cx: tx, cy: ty, r: 15, class: 'target-capture' }, svg).dataset.target = t;
-      else el('circle', { cx: tx, cy: ty, r: 10, class: 'target' }, svg).dataset.target = t;
+    for (const target of targets()) {
+      const [tx, ty] = toScreen(target);
+      if (capturing) el('circle', { cx: tx, cy: ty, r: 15, class: 'target-capture' }, svg).dataset.target = target;
+      else el('circle', { cx: tx, cy: ty, r: 10, class: 'target' }, svg).dataset.target = target;
     }
   }
   if (dragFrom) {
     const piece = pos.pieces.get(s && s.from ? s.from : dragFrom);
     if (piece) drawPiece(svg, ui.drag.x, ui.drag.y, piece, 'dragging');
   }
-  svg.setAttribute('aria-label', `Kharbaga board, ${pos.turn} to move: ${g.position}`);
+  svg.setAttribute('aria-label', t('board.label', { side: side(pos.turn), position: g.position }));
 }

@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { owner, isEngine } from './sides.js';
 import { refresh, setGame } from './game.js';
 import { render } from './board.js';
+import { t } from './i18n.js';
 
 // The waits before each new try of the engine's move after a network error, in ms.
 const ENGINE_RETRY_WAITS = [1000, 3000];
@@ -36,12 +37,12 @@ async function fetchGame(id) {
   }
 }
 
+// Why the engine's move did not come, in words.
 function troubleText(e) {
   if (networkError(e)) {
-    return `The engine\u2019s move did not come: the server cannot be reached (${e.message}). `
-      + 'Check the connection, then ask the engine again.';
+    return t('engine.unreachable', { error: e.message });
   }
-  return `The engine could not move: ${e.message}.`;
+  return t('engine.failed', { error: e.message });
 }
 
 // Asks the engine for its move. After a network error it looks at the game (the move may
@@ -75,7 +76,7 @@ async function engineMove() {
           return;
         }
       }
-      ui.engineTrouble = { ply, retrying: true, text: 'No answer from the server for the engine\u2019s move: trying again\u2026' };
+      ui.engineTrouble = { ply, retrying: true, text: t('engine.retrying') };
       ui.game.thinking = false;
       render();
       await sleep(ENGINE_RETRY_WAITS[tries]);
@@ -100,13 +101,13 @@ async function engineMove() {
 
 // The message when the engine's move could not be had, with its button.
 export function renderEngineTrouble() {
-  const t = ui.engineTrouble;
+  const trouble = ui.engineTrouble;
   const g = ui.game;
-  const show = !!(t && g && owner() && g.ply === t.ply && !g.outcome && !g.thinking && isEngine(g.turn));
+  const show = !!(trouble && g && owner() && g.ply === trouble.ply && !g.outcome && !g.thinking && isEngine(g.turn));
   $('engine-trouble').hidden = !show;
   if (!show) return;
-  $('engine-trouble-text').textContent = t.text;
-  $('btn-engine-retry').hidden = !!t.retrying;
+  $('engine-trouble-text').textContent = trouble.text;
+  $('btn-engine-retry').hidden = !!trouble.retrying;
 }
 
 export function askEngineAgain() {

@@ -10,6 +10,7 @@ import { toast } from './toast.js';
 import { watchGame } from './live.js';
 import { maybeEngine } from './engine.js';
 import { openNewDialog } from './newgame.js';
+import { t } from './i18n.js';
 
 export async function refresh() {
   try {
@@ -25,7 +26,7 @@ export async function askHint() {
   if (!g || !owner() || g.outcome) return;
   ui.busy = true;
   $('hint').hidden = false;
-  $('hint').textContent = 'Thinking about a hint\u2026';
+  $('hint').textContent = t('hint.thinking');
   render();
   try {
     const res = await api('POST', `/api/games/${g.id}/hint`, {});

@@ -10,15 +10,34 @@ import { onPointerDown, onPointerMove, onPointerUp } from './input.js';
 import { openGame, takeBack, askHint, download } from './game.js';
 import { render } from './board.js';
 import { toast } from './toast.js';
-import { buildOptions, updateNewForm, openNewDialog, startGame } from './newgame.js';
+import { buildOptions, updateNewForm, openNewDialog, startGame, translateNewDialog } from './newgame.js';
 import { askEngineAgain } from './engine.js';
+import { applyLanguage, language, setLanguage } from './i18n.js';
+import { applyLook, openLookDialog } from './look.js';
+import { openGamesDialog, unfinishedOwnGame } from './mygames.js';
+import { toggleAnalysis } from './analysis.js';
 
 function gameIdFromUrl() {
   const m = location.pathname.match(/^\/game\/([a-z0-9]+)$/);
   return m ? m[1] : null;
 }
 
+// The rules page in the language shown.
+function rulesLink() {
+  $('link-rules').href = language() === 'en' ? '/rules' : `/rules/${language()}`;
+}
+
 async function init() {
+  applyLanguage();
+  applyLook();
+  rulesLink();
+  $('lang').value = language();
+  $('lang').addEventListener('change', () => {
+    setLanguage($('lang').value);
+    rulesLink();
+    translateNewDialog();
+    render();
+  });
   const svg = $('board');
   svg.addEventListener('pointerdown', onPointerDown);
   svg.addEventListener('pointermove', onPointerMove);
@@ -26,6 +45,9 @@ async function init() {
   svg.addEventListener('pointercancel', () => { ui.drag = null; render(); });
   $('btn-new').onclick = () => openNewDialog(false);
   $('btn-load').onclick = () => openNewDialog(true);
+  $('btn-games').onclick = openGamesDialog;
+  $('btn-look').onclick = () => openLookDialog(render);
+  $('btn-analyse').onclick = toggleAnalysis;
   $('new-cancel').onclick = () => $('dlg-new').close();
   $('form-new').addEventListener('submit', startGame);
   $('form-new').addEventListener('input', updateNewForm);
@@ -46,12 +68,18 @@ async function init() {
   $('chk-eval').checked = localStorage.getItem('kharbaga:eval') === '1';
   $('chk-eval').onchange = () => { localStorage.setItem('kharbaga:eval', $('chk-eval').checked ? '1' : '0'); render(); };
   document.addEventListener('keydown', (e) => {
-    if (!ui.game || $('dlg-new').open || e.target.closest('input, textarea, select')) return;
+    if (!ui.game || document.querySelector('dialog[open]') || e.target.closest('input, textarea, select')) return;
     if (e.key === 'ArrowLeft') $('nav-prev').click();
     else if (e.key === 'ArrowRight') $('nav-next').click();
     else if (e.key === 'Home') $('nav-first').click();
     else if (e.key === 'End') $('nav-last').click();
     else if (e.key === 'Escape' && ui.sel) { ui.sel = null; render(); }
+  });
+  // Leaving the page in the middle of one's own game asks first (the game stays in My games).
+  window.addEventListener('beforeunload', (e) => {
+    if (!unfinishedOwnGame()) return;
+    e.preventDefault();
+    e.returnValue = '';
   });
   window.addEventListener('popstate', () => {
     const id = gameIdFromUrl();

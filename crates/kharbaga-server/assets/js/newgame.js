@@ -5,7 +5,8 @@ import { $, ui, TOKEN_KEY, LAST_KEY } from './state.js';
 import { api } from './api.js';
 import { setGame } from './game.js';
 import { render } from './board.js';
-import { DICE } from './panel.js';
+import { rollsText } from './scores.js';
+import { t, side } from './i18n.js';
 import { toast } from './toast.js';
 import { watchGame } from './live.js';
 import { maybeEngine } from './engine.js';
@@ -15,55 +16,82 @@ function formValue(name) {
   return f.elements[name].value;
 }
 
+// The rule options of set `setName`, each with its name and what it does in words, the
+// set's values chosen; and the set described.
 export function buildOptions(setName) {
   const box = $('options');
   box.textContent = '';
   const set = ui.meta.rule_sets.find((r) => r.name === setName);
+  $('ruleset-about').textContent = t(`ruleset.${setName}`);
   for (const { key, values } of ui.meta.option_keys) {
+    const row = document.createElement('div');
+    row.className = 'option';
     const label = document.createElement('label');
     label.htmlFor = `opt-${key}`;
-    label.innerHTML = '<code></code>';
-    label.firstChild.textContent = key;
+    const code = document.createElement('code');
+    code.textContent = key;
+    label.append(t(`option.${key}`), ' ', code);
     let input;
     if (values === 'N|off') {
       input = document.createElement('input');
       input.type = 'text';
       input.size = 6;
       input.pattern = '[0-9]+|off';
-      input.value = set.options[key];
+      input.dir = 'ltr';
     } else {
       input = document.createElement('select');
       for (const v of values.split('|')) {
         const o = document.createElement('option');
-        o.value = o.textContent = v;
+        o.value = v;
+        o.textContent = t(`value.${v}`);
         input.appendChild(o);
       }
-      input.value = set.options[key];
     }
+    input.value = set.options[key];
     input.id = `opt-${key}`;
     input.dataset.key = key;
     input.dataset.base = set.options[key];
-    box.append(label, input);
+    const about = document.createElement('p');
+    about.className = 'option-about';
+    about.id = `opt-${key}-about`;
+    about.textContent = t(`option.${key}.about`);
+    input.setAttribute('aria-describedby', about.id);
+    row.append(label, input, about);
+    box.append(row);
   }
 }
 
 export function updateNewForm() {
   const engine = formValue('opponent') === 'engine';
   for (const e of document.querySelectorAll('.engine-only')) e.hidden = !engine;
-  $('first-me').textContent = engine ? 'You' : 'Black';
-  $('first-other').textContent = engine ? 'The engine' : 'White';
+  $('first-me').textContent = engine ? t('new.first.me') : side('black');
+  $('first-other').textContent = engine ? t('new.first.engine') : side('white');
   $('level-out').textContent = formValue('level');
   $('starts-box').hidden = $('source').value.trim() !== '';
 }
 
+let loading = false; // the dialog was opened to load a game
+
 export function openNewDialog(load) {
+  loading = !!load;
   $('new-error').hidden = true;
-  $('dlg-title').textContent = load ? 'Load a game' : 'New game';
-  $('more').open = !!load || $('more').open;
+  $('dlg-title').textContent = t(loading ? 'new.title.load' : 'new.title');
+  $('more').open = loading || $('more').open;
   updateNewForm();
   const dlg = $('dlg-new');
   if (!dlg.open) dlg.showModal();
   if (load) $('source').focus();
+}
+
+/** Says the dialog again in the language shown, keeping what was chosen in it. */
+export function translateNewDialog() {
+  if (!ui.meta) return;
+  const chosen = {};
+  for (const input of $('options').querySelectorAll('[data-key]')) chosen[input.dataset.key] = input.value;
+  buildOptions($('ruleset').value);
+  for (const input of $('options').querySelectorAll('[data-key]')) input.value = chosen[input.dataset.key];
+  $('dlg-title').textContent = t(loading ? 'new.title.load' : 'new.title');
+  updateNewForm();
 }
 
 export async function startGame(evt) {
@@ -112,8 +140,7 @@ export async function startGame(evt) {
     ui.flipped = engine && me === 'white';
     if (res.state.rolls.length) {
       const r = res.state.rolls[res.state.rolls.length - 1];
-      const starter = r.black > r.white ? 'Black' : 'White';
-      toast(`Die roll: Black ${DICE[r.black]} ${r.black}, White ${DICE[r.white]} ${r.white} \u2014 ${starter} starts`);
+      toast(t('roll.toast', { text: rollsText([r]) }));
     }
     render();
     maybeEngine();

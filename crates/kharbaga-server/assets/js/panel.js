@@ -1,61 +1,36 @@
-// Everything around the board: the players, the status line, the move list, the endgame
-// tables' values, the evaluation bar, the hint, the game's details and the buttons.
+// Everything around the board: the status line, the move list, the endgame tables'
+// values, the evaluation bar, the hint, the game's details and the buttons.
 
 import { $, ui } from './state.js';
-import { player, owner, vsEngine, isEngine } from './sides.js';
-import { blackScore, tableText, cap } from './scores.js';
+import { owner, isEngine } from './sides.js';
+import { blackScore, tableText, outcomeText, rollsText } from './scores.js';
+import { t, side } from './i18n.js';
 import { takeBackCount } from './game.js';
 import { renderEngineTrouble } from './engine.js';
+import { renderPlayers } from './players.js';
+import { beadColor } from './look.js';
 import { render } from './board.js';
-
-export const DICE = ['', '\u2680', '\u2681', '\u2682', '\u2683', '\u2684', '\u2685'];
-
-function playerLabel(color) {
-  const p = player(color);
-  if (p.kind === 'engine') return `Engine, level ${p.level}`;
-  if (!owner()) return cap(color);
-  return vsEngine() ? 'You' : cap(color);
-}
-
-function renderPlayers() {
-  const g = ui.game;
-  const bottom = ui.flipped ? 'white' : 'black';
-  const top = bottom === 'black' ? 'white' : 'black';
-  for (const [id, color] of [['player-top', top], ['player-bottom', bottom]]) {
-    const box = $(id);
-    box.textContent = '';
-    if (!g) continue;
-    const chip = document.createElement('span');
-    chip.className = `chip ${color}`;
-    box.append(chip, ` ${playerLabel(color)}`);
-    if (!g.outcome && g.turn === color && ui.view === g.ply) {
-      const t = document.createElement('span');
-      t.className = 'to-move';
-      t.textContent = g.thinking ? ' \u2014 thinking\u2026' : ' \u2014 to move';
-      box.append(t);
-    }
-  }
-}
+import { renderAnalysis, shownAnalysis } from './analysis.js';
 
 function renderStatus() {
   const g = ui.game;
   const st = $('status');
   st.className = 'status';
-  if (!g) { st.textContent = 'Start a new game.'; return; }
+  if (!g) { st.textContent = t('status.none'); return; }
   if (g.outcome && ui.view === g.ply) {
     st.classList.add('result');
-    st.textContent = `${g.outcome.text} (${g.outcome.result})`;
+    st.textContent = `${outcomeText(g)} (${g.outcome.result})`;
   } else if (g.thinking) {
     st.classList.add('thinking');
-    st.textContent = 'The engine is thinking\u2026';
+    st.textContent = t('status.thinking');
   } else if (ui.view !== g.ply) {
-    st.textContent = `Showing the position after ${ui.view} of ${g.ply} moves; the last button returns to the game.`;
+    st.textContent = t('status.past', { n: ui.view, total: g.ply });
   } else {
-    let text = `${cap(g.turn)} to move`;
-    if (!owner()) text = `Watching: ${text}`;
-    else if (isEngine(g.turn)) text += ' (the engine)';
-    if (g.must_capture && owner() && !isEngine(g.turn)) text += ' \u2014 a capture is compulsory: the marked pieces can capture';
-    st.textContent = text + '.';
+    let text = t('status.to-move', { side: side(g.turn) });
+    if (!owner()) text = t('status.watching', { text });
+    else if (isEngine(g.turn)) text = t('status.engine', { text });
+    if (g.must_capture && owner() && !isEngine(g.turn)) text = t('status.must-capture', { text });
+    st.textContent = t('status.end', { text });
   }
 }
 
@@ -68,7 +43,7 @@ function renderMoves() {
     tr.className = 'empty';
     const td = tr.insertCell();
     td.colSpan = 3;
-    td.textContent = g ? 'No moves yet.' : '';
+    td.textContent = g ? t('moves.none') : '';
     return;
   }
   const firstColor = g.history[0].color;
@@ -83,7 +58,7 @@ function renderMoves() {
     const td = row.insertCell();
     td.className = 'mv' + (ui.view === h.ply ? ' current' : '');
     td.textContent = h.move + (h.promotion ? ' M' : '');
-    td.title = `${cap(h.color)}: ${h.move}`;
+    td.title = `${side(h.color)}: ${h.move}`;
     td.dataset.ply = h.ply;
     td.onclick = () => { ui.view = h.ply; ui.sel = null; render(); };
   });
@@ -104,14 +79,14 @@ function renderMoves() {
 function renderTables() {
   const g = ui.game;
   const box = $('tables');
-  const t = g && ui.view === g.ply && !g.outcome ? g.tables : null;
-  box.hidden = !t;
-  if (!t) return;
-  $('tables-value').textContent = `Endgame tables: ${tableText(t.value, g.turn)}.`;
+  const tb = g && ui.view === g.ply && !g.outcome ? g.tables : null;
+  box.hidden = !tb;
+  if (!tb) return;
+  $('tables-value').textContent = t('tables.value', { text: tableText(tb.value, g.turn) });
   const list = $('tables-moves');
   list.textContent = '';
   const from = ui.sel ? ui.sel.from : null;
-  for (const tm of t.moves) {
+  for (const tm of tb.moves) {
     const legal = g.legal.find((m) => m.move === tm.move);
     const li = document.createElement('li');
     li.className = `tb-${tm.value.split(' ')[0]}` + (legal && legal.from === from ? ' sel' : '');
@@ -120,7 +95,7 @@ function renderTables() {
     const val = document.createElement('span');
     val.textContent = tm.value;
     li.append(code, ' ', val);
-    li.title = `After ${tm.move}: ${tableText(tm.value, g.turn)}`;
+    li.title = t('tables.after', { move: tm.move, text: tableText(tm.value, g.turn) });
     list.appendChild(li);
   }
 }
@@ -128,18 +103,20 @@ function renderTables() {
 function renderEval() {
   const g = ui.game;
   const bar = $('evalbar');
-  const show = g && ui.search && ($('chk-eval').checked || ui.hintFor === g.ply);
+  const analysed = shownAnalysis();
+  const search = analysed ? analysed.search : ui.search && ui.search.search;
+  const show = g && search && (analysed || $('chk-eval').checked || ui.hintFor === g.ply);
   bar.hidden = !show;
   if (!show) return;
-  const sc = blackScore(ui.search.search);
+  const sc = blackScore(search);
   let frac = Number.isFinite(sc.value) ? 1 / (1 + Math.exp(-sc.value / 250)) : sc.value > 0 ? 1 : 0;
   if (ui.flipped) frac = 1 - frac;
   const fill = $('evalfill');
   fill.style.height = `${(frac * 100).toFixed(1)}%`;
-  fill.style.background = ui.flipped ? '#fbf6ea' : '#222';
-  bar.style.background = ui.flipped ? '#222' : '#fbf6ea';
+  fill.style.background = beadColor(ui.flipped ? 'white' : 'black');
+  bar.style.background = beadColor(ui.flipped ? 'black' : 'white');
   $('evaltext').textContent = sc.short || sc.text;
-  bar.title = `Evaluation for Black: ${sc.text}`;
+  bar.title = t('eval.for-black', { text: sc.text });
 }
 
 function renderHint() {
@@ -153,16 +130,22 @@ function renderHint() {
   const sc = blackScore(r);
   box.hidden = false;
   box.innerHTML = '';
-  const best = document.createElement('div');
-  best.innerHTML = 'Best move: <code></code> ';
-  best.querySelector('code').textContent = r.best || '\u2014';
   const line = document.createElement('div');
-  line.textContent = `Expected line: ${r.pv.join(' ') || '\u2014'}`;
+  line.textContent = t('hint.line', { line: r.pv.join(' ') || '\u2014' });
   const meta = document.createElement('div');
   meta.textContent = sc.plain
-    ? `From the endgame tables: ${sc.plain}`
-    : `Evaluation for Black ${sc.text} \u00b7 depth ${r.depth} \u00b7 ${r.nodes.toLocaleString()} nodes`;
-  box.append(best, line, meta);
+    ? t('hint.tables', { text: sc.plain })
+    : t('hint.eval', { text: sc.text, depth: r.depth, nodes: r.nodes.toLocaleString() });
+  box.append(labelled('hint.best', r.best || '\u2014', 'code'), line, meta);
+}
+
+// A line of text: the label `key`, then `value` in an element `tag` (code, a, span).
+function labelled(key, value, tag) {
+  const d = document.createElement('div');
+  const v = document.createElement(tag);
+  v.textContent = value;
+  d.append(t(key), ' ', v);
+  return d;
 }
 
 function renderInfo() {
@@ -170,24 +153,20 @@ function renderInfo() {
   const info = $('info');
   info.textContent = '';
   if (!g) return;
-  const add = (html) => {
+  info.append(labelled('info.rules', g.rules, 'code'));
+  if (g.rolls.length) info.append(labelled('info.roll', rollsText(g.rolls), 'span'));
+  const address = labelled('info.address', location.origin + g.url, 'a');
+  address.querySelector('a').href = g.url;
+  info.append(address);
+  if (!owner()) {
     const d = document.createElement('div');
-    d.innerHTML = html;
-    info.appendChild(d);
-    return d;
-  };
-  add('Rules: <code></code>').querySelector('code').textContent = g.rules;
-  if (g.rolls.length) {
-    const last = g.rolls[g.rolls.length - 1];
-    const starter = last.black > last.white ? 'Black' : 'White';
-    const all = g.rolls.map((r) => `Black ${DICE[r.black]} ${r.black}, White ${DICE[r.white]} ${r.white}`).join('; then ');
-    add(`Die roll: <span class="dice-text"></span>`).querySelector('.dice-text').textContent = `${all} \u2014 ${starter} starts.`;
+    d.textContent = t('info.watching');
+    info.append(d);
   }
-  const link = add('Game address: <a></a>').querySelector('a');
-  link.href = g.url;
-  link.textContent = location.origin + g.url;
-  if (!owner()) add('You are watching this game; only the browser that started it can play.');
-  add('Position: <code></code>').querySelector('code').textContent = ui.view === g.ply ? g.position : g.history[ui.view - 1] ? g.history[ui.view - 1].position : g.start;
+  const shown = ui.view === g.ply ? g.position : g.history[ui.view - 1] ? g.history[ui.view - 1].position : g.start;
+  const position = labelled('info.position', shown, 'code');
+  position.querySelector('code').dir = 'ltr';
+  info.append(position);
 }
 
 export function renderPanel() {
@@ -200,6 +179,7 @@ export function renderPanel() {
   renderHint();
   renderInfo();
   renderEngineTrouble();
+  renderAnalysis();
   const has = !!g;
   $('nav-first').disabled = !has || ui.view === 0;
   $('nav-prev').disabled = !has || ui.view === 0;

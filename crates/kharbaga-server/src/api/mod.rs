@@ -1,8 +1,10 @@
 //! The JSON API (documented in `docs/api.md`): the shared state and the routes; the
 //! handlers live in `games` (create, read, move, take back, record), `search` (the
-//! engine's move, hints) and `events` (live game states for watchers), the game state as
+//! engine's move, hints), `analysis` (any position of a game, for the analysis after it)
+//! and `events` (live game states for watchers), the game state as
 //! sent in `state` (with the endgame tables' values from `tables`), errors in `errors`.
 
+mod analysis;
 mod checks;
 mod cleanup;
 mod clocks;
@@ -292,6 +294,7 @@ pub(crate) fn router(app: Arc<AppState>) -> Router {
         .route("/api/games/{id}/engine", post(search::engine_move))
         .route("/api/games/{id}/undo", post(games::undo))
         .route("/api/games/{id}/hint", post(search::hint))
+        .route("/api/games/{id}/analysis", post(analysis::analysis))
         .route("/api/games/{id}/record", get(games::record))
         .route("/api/games/{id}/events", get(events::events))
         .route("/api/games/{id}/join", post(people::join))

@@ -39,7 +39,7 @@ struct ScoreJson {
 }
 
 #[derive(Serialize)]
-struct SearchJson {
+pub(super) struct SearchJson {
     best: Option<String>,
     score: ScoreJson,
     depth: u32,
@@ -49,7 +49,7 @@ struct SearchJson {
 }
 
 impl SearchJson {
-    fn new(report: &Report, side: Color) -> SearchJson {
+    pub(super) fn new(report: &Report, side: Color) -> SearchJson {
         let (kind, value) = match report.score {
             Score::Centi(c) => ("centi", i64::from(c)),
             Score::WinIn(n) => ("win", i64::from(n)),
@@ -80,7 +80,7 @@ pub(super) struct EngineMoved {
     search: SearchJson,
 }
 
-fn search_failed(e: SearchError, movetime: Duration) -> ApiError {
+pub(super) fn search_failed(e: SearchError, movetime: Duration) -> ApiError {
     match e {
         SearchError::Busy => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string())
             .retry_after(movetime.as_secs() + 1),

@@ -63,6 +63,11 @@ pub async fn start_driver() -> Driver {
 }
 
 pub async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
+    browser_with(driver, profile, &[]).await
+}
+
+/// A browser with more command-line switches (`--lang=fr` for its languages).
+pub async fn browser_with(driver: &Driver, profile: &std::path::Path, extra: &[&str]) -> Client {
     let args = [
         "--headless",
         "--no-sandbox",
@@ -77,6 +82,7 @@ pub async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
     ]
     .iter()
     .map(|s| s.to_string())
+    .chain(extra.iter().map(|s| s.to_string()))
     .chain([format!("--user-data-dir={}", profile.display())])
     .collect::<Vec<_>>();
     let caps = json!({
@@ -225,12 +231,56 @@ pub async fn count(c: &Client, selector: &str) -> u64 {
     .unwrap()
 }
 
+/// Saves a screenshot as `target/screenshots/<name>` (the screens to look at).
+pub async fn shot(c: &Client, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target folder")
+        .join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, png).unwrap();
+    println!("screenshot: {}", path.display());
+}
+
 pub async fn screenshot(c: &Client, name: &str) {
     let png = c.screenshot().await.unwrap();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     let path = dir.join(name);
     std::fs::write(&path, png).unwrap();
     println!("screenshot: {}", path.display());
+}
+
+/// Opens the page and starts a game against the engine at level 1, Black (the player)
+/// first, from `position` if given; returns the game's id.
+pub async fn engine_game(c: &Client, base: &str, position: Option<&str>) -> String {
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_for(c, "the page", "return ui.meta !== null", |v| v == true).await;
+    let before = c.current_url().await.unwrap().path().to_string();
+    c.execute(
+        "if (!document.getElementById('dlg-new').open) document.getElementById('btn-new').click();
+         document.querySelector('input[name=opponent][value=engine]').checked = true;
+         document.getElementById('level').value = '1';
+         document.querySelector('input[name=colour][value=black]').checked = true;
+         document.querySelector('input[name=first][value=me]').checked = true;
+         document.getElementById('source').value = arguments[0] || '';
+         document.getElementById('form-new').dispatchEvent(new Event('input'));",
+        vec![json!(position)],
+    )
+    .await
+    .unwrap();
+    click_id(c, "new-start").await;
+    let path = wait_for(c, "the new game", "return location.pathname", |v| {
+        v.as_str()
+            .is_some_and(|p| p.starts_with("/game/") && p != before)
+    })
+    .await;
+    wait_moves(c, 0).await;
+    path.as_str()
+        .unwrap()
+        .trim_start_matches("/game/")
+        .to_string()
 }
 
 /// Starts a two-person game from a position through the Load dialog.
@@ -270,11 +320,28 @@ where
     F: FnOnce(Vec<Client>) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
+    with_browsers_using(driver, n, &[], steps).await;
+}
+
+/// Runs `steps` with a browser started with more switches (see [`browser_with`]).
+pub async fn with_browser_using<F, Fut>(driver: &Driver, extra: &[&str], steps: F)
+where
+    F: FnOnce(Client) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    with_browsers_using(driver, 1, extra, |mut clients| steps(clients.remove(0))).await;
+}
+
+async fn with_browsers_using<F, Fut>(driver: &Driver, n: usize, extra: &[&str], steps: F)
+where
+    F: FnOnce(Vec<Client>) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let mut profiles = Vec::new();
     let mut clients = Vec::new();
     for _ in 0..n {
         let profile = super::common::fresh_dir("chromium-profile");
-        clients.push(browser(driver, &profile).await);
+        clients.push(browser_with(driver, &profile, extra).await);
         profiles.push(profile);
     }
     let result = tokio::spawn(steps(clients.clone())).await;
