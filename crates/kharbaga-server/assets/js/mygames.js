@@ -23,7 +23,12 @@ export function ownedGameIds() {
 
 /** Whether the game shown is this browser's and not over. */
 export function unfinishedOwnGame() {
-  return !!(ui.game && owner() && !ui.game.outcome);
+  return !!(ui.game && owner() && !finished(ui.game));
+}
+
+// Whether a game is over or was called off.
+function finished(state) {
+  return !!state.outcome || state.status === 'aborted';
 }
 
 // Forgets game `id`: this browser no longer plays it (the server keeps it).
@@ -35,6 +40,7 @@ function forget(id) {
 // Who plays whom, from this browser's side.
 function opponentText(state) {
   const { black, white } = state.players;
+  if (black.kind === 'person' || white.kind === 'person') return t('games.vs-person');
   if (black.kind === 'engine' && white.kind !== 'engine') return t('games.vs-engine', { level: black.level, side: side('white') });
   if (white.kind === 'engine' && black.kind !== 'engine') return t('games.vs-engine', { level: white.level, side: side('black') });
   return t('games.two-players');
@@ -43,6 +49,8 @@ function opponentText(state) {
 // Where the game stands: over (how), or who is to move.
 function stateText(state) {
   if (state.outcome) return outcomeText(state);
+  if (state.status === 'aborted') return t('games.aborted');
+  if (state.status === 'waiting') return t('games.waiting');
   const mover = state.players[state.turn];
   if (mover.kind === 'engine') return t('games.engine-to-move');
   const other = state.players[state.turn === 'black' ? 'white' : 'black'];
@@ -91,7 +99,7 @@ function renderList(found, missing) {
   for (const state of found) {
     const row = body.insertRow();
     row.dataset.id = state.id;
-    row.className = state.outcome ? 'over' : 'playing';
+    row.className = finished(state) ? 'over' : 'playing';
     if (ui.game && ui.game.id === state.id) row.classList.add('shown');
     const link = document.createElement('a');
     link.href = state.url;
@@ -107,7 +115,7 @@ function renderList(found, missing) {
     cell(row, String(state.ply), 'num').dataset.label = t('games.moves');
     cell(row, stateText(state), 'state');
     cell(row, ago(state.updated)).dataset.label = t('games.updated');
-    row.insertCell().append(forgetButton(state.id, !state.outcome));
+    row.insertCell().append(forgetButton(state.id, !finished(state)));
   }
   for (const { id, text } of missing) {
     const row = body.insertRow();

@@ -69,6 +69,8 @@ export function outcomeText(g) {
       return t('outcome.resignation', names);
     case 'agreement':
       return t('outcome.agreement');
+    case 'time':
+      return t('outcome.time', names);
     default:
       return o.text;
   }

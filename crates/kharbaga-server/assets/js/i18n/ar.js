@@ -44,6 +44,7 @@ export default {
   'outcome.no-progress': 'تعادل: {n} نقلة دون أكل ولا تحريك بيدق',
   'outcome.resignation': 'فاز {winner}: استسلم {loser}',
   'outcome.agreement': 'تعادل بالاتفاق',
+  'outcome.time': 'فاز {winner}: نفد وقت {loser}',
 
   'score.draw': 'تعادل',
   'score.tb-draw': 'تعادل (جداول النهايات)',
@@ -191,6 +192,9 @@ export default {
   'games.updated': 'آخر نقلة',
   'games.vs-engine': 'أنت ({side}) ضد المحرّك، المستوى {level}',
   'games.two-players': 'لاعبان أمام هذه الشاشة',
+  'games.vs-person': 'ضد شخص في مكان آخر',
+  'games.aborted': 'أُلغيت',
+  'games.waiting': 'في انتظار اللاعب المدعوّ',
   'games.your-move': 'دورك في اللعب',
   'games.engine-to-move': 'الدور على المحرّك',
   'games.gone': 'لم تعد هذه المباراة على الخادم.',

@@ -45,6 +45,7 @@ export default {
   'outcome.no-progress': 'Draw: {n} plies without a capture or a man move',
   'outcome.resignation': '{winner} wins: {loser} resigned',
   'outcome.agreement': 'Draw by agreement',
+  'outcome.time': '{winner} wins: {loser} ran out of time',
 
   'score.draw': 'a draw',
   'score.tb-draw': 'a draw (endgame tables)',
@@ -185,6 +186,9 @@ export default {
   'games.updated': 'Last move',
   'games.vs-engine': 'You ({side}) against the engine, level {level}',
   'games.two-players': 'Two players at this screen',
+  'games.vs-person': 'Against a person elsewhere',
+  'games.aborted': 'Called off',
+  'games.waiting': 'Waiting for the invited player',
   'games.your-move': 'Your move',
   'games.engine-to-move': 'The engine to move',
   'games.gone': 'The server no longer has this game.',

@@ -44,6 +44,7 @@ export default {
   'outcome.no-progress': 'Partie nulle : {n} demi-coups sans prise ni coup de pion',
   'outcome.resignation': '{winner} gagne : {loser} a abandonné',
   'outcome.agreement': 'Partie nulle par accord',
+  'outcome.time': '{winner} gagne : {loser} a dépassé son temps',
 
   'score.draw': 'nulle',
   'score.tb-draw': 'nulle (tables de finales)',
@@ -184,6 +185,9 @@ export default {
   'games.updated': 'Dernier coup',
   'games.vs-engine': 'Vous ({side}) contre le moteur, niveau {level}',
   'games.two-players': 'Deux joueurs devant cet écran',
+  'games.vs-person': 'Contre une personne ailleurs',
+  'games.aborted': 'Annulée',
+  'games.waiting': 'En attente du joueur invité',
   'games.your-move': 'À vous de jouer',
   'games.engine-to-move': 'Au tour du moteur',
   'games.gone': 'Le serveur n\u2019a plus cette partie.',
