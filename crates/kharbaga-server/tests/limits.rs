@@ -101,3 +101,54 @@ async fn searches_beyond_the_queue_get_503_with_retry_after() {
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
 }
+
+#[tokio::test]
+async fn a_rematch_counts_as_a_game_created() {
+    let api = Api::start_with(kharbaga_server::Config {
+        max_games_per_minute: 2,
+        ..test_config(fresh_dir("quota-rematch"))
+    })
+    .await;
+    // A game against a person, whom the invitation seats; the owner moves, the guest resigns.
+    let (status, v) = api
+        .post("/api/games", None, json!({"white": {"kind": "person"}}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let owner = v["token"].as_str().unwrap().to_string();
+    let (status, joined) = api
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({"invite": v["invite"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let guest = joined["token"].as_str().unwrap().to_string();
+    let first = v["state"]["legal"][0]["move"].clone();
+    let (status, moved) = api
+        .post(
+            &format!("/api/games/{id}/moves"),
+            Some(&owner),
+            json!({"move": first}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    let (status, over) = api
+        .post(&format!("/api/games/{id}/resign"), Some(&guest), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{over}");
+    // The second game of the minute...
+    api.create(json!({})).await;
+    // ...so the rematch, a third, is refused.
+    let (status, v) = api
+        .post(&format!("/api/games/{id}/rematch"), Some(&guest), json!({}))
+        .await;
+    assert_error(
+        status,
+        &v,
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        &["at most 2 a minute"],
+    );
+}

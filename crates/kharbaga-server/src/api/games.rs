@@ -19,7 +19,6 @@ use kharbaga::{Color, Game, Move, Point, Position, Record, Rules, OPTION_KEYS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Instant;
 
 #[derive(Serialize)]
 struct RuleSetJson {
@@ -224,21 +223,7 @@ pub(super) async fn create(
             game.start().to_fen(),
         )
     };
-    if let Some(ip) = client {
-        app.quota.take(ip, Instant::now()).map_err(|wait| {
-            ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                format!(
-                    "too many games created from this address (at most {} a minute): \
-                     try again in {} s",
-                    app.config.max_games_per_minute,
-                    wait.as_secs() + 1
-                ),
-            )
-            .retry_after(wait.as_secs() + 1)
-        })?;
-    }
+    app.count_new_game(client)?;
     row.moves = game.moves().iter().map(Move::to_string).collect();
     if let Some(o) = game.outcome() {
         row.end = Some(End::Rules(o.result_str().to_string()));

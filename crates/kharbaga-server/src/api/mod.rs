@@ -30,6 +30,7 @@ use crate::store::{End, GameRow, Store};
 use crate::tables::Tables;
 use crate::Config;
 use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::Router;
 use errors::no_such_game;
@@ -37,8 +38,9 @@ use ids::{is_game_id, now, now_ms};
 use kharbaga::{Game, Move};
 use state::{replay, GameState};
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::OwnedMutexGuard;
 
 /// The locks of the games being changed, by id.
@@ -119,6 +121,27 @@ impl AppState {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .contains(id)
+    }
+
+    /// Counts a game created by `client` against the cap of games per client per minute;
+    /// refused with 429 (and `Retry-After`) when the client has reached it.
+    fn count_new_game(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
+        let Some(ip) = client else {
+            return Ok(());
+        };
+        self.quota.take(ip, Instant::now()).map_err(|wait| {
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!(
+                    "too many games created from this address (at most {} a minute): \
+                     try again in {} s",
+                    self.config.max_games_per_minute,
+                    wait.as_secs() + 1
+                ),
+            )
+            .retry_after(wait.as_secs() + 1)
+        })
     }
 
     /// Runs a database call on the blocking pool.

@@ -4,7 +4,7 @@
 use super::checks::{check_not_over, seat};
 use super::clocks;
 use super::errors::ApiError;
-use super::extract::{Body, GameId};
+use super::extract::{Body, ClientIp, GameId};
 use super::ids::{new_game_id, new_token, now, now_ms, sha256_hex};
 use super::state::GameState;
 use super::{AppState, GameLock};
@@ -260,6 +260,7 @@ pub(super) struct Rematch {
 pub(super) async fn rematch(
     State(app): State<Arc<AppState>>,
     GameId(id): GameId,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
     Body(NoFields {}): Body<NoFields>,
 ) -> Result<(StatusCode, Json<Rematch>), ApiError> {
@@ -290,6 +291,8 @@ pub(super) async fn rematch(
             }),
         ));
     }
+    // A new game: it counts against the cap as one created directly does.
+    app.count_new_game(client)?;
     let time = now();
     let new_row = GameRow {
         players: [row.players[1], row.players[0]],
