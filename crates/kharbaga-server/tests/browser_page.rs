@@ -430,6 +430,21 @@ async fn french_games_and_analysis(c: &Client, base: &str) {
         .await,
         "1"
     );
+    // The graph holds both positions; a click on it goes to the position under it.
+    wait_for(
+        c,
+        "the graph of both positions",
+        "return document.getElementById('analysis-graph').dataset.analysed",
+        |v| v == "2",
+    )
+    .await;
+    click_id(c, "nav-first").await;
+    click_id(c, "analysis-graph").await;
+    assert_eq!(
+        js(c, "return ui.view").await,
+        1,
+        "the middle of a 1-move game"
+    );
 
     // My games: both, with their state.
     click_id(c, "btn-games").await;

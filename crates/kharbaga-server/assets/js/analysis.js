@@ -1,13 +1,14 @@
 // Analysis after a game: step through it (the move list, the arrows) and see, for each
 // position, the engine's evaluation and best line, and the endgame tables' value where they
-// cover it (POST /api/games/<id>/analysis, docs/api.md). Each position is analysed once.
+// cover it (POST /api/games/<id>/analysis, docs/api.md). Each position is analysed once:
+// the one shown first, then the others, and a graph shows the evaluation through the game.
 
 import { $, ui } from './state.js';
 import { api } from './api.js';
 import { t, side } from './i18n.js';
 import { blackScore, tableText } from './scores.js';
 import { parsePosition } from './geometry.js';
-import { render } from './board.js';
+import { render, el } from './board.js';
 
 // How long the engine looks at each position, in ms.
 const ANALYSIS_MS = 500;
@@ -42,13 +43,25 @@ export function toggleAnalysis() {
   render();
 }
 
-// Asks for the analysis of the position shown if it has none yet (one request at a time;
-// the position shown when it comes is asked for next).
-async function fetchShown() {
+// The next position to analyse: the one shown, else the nearest one not analysed yet (so
+// the whole game's graph fills in while the player looks around), or null when all are.
+function nextPly() {
+  const last = ui.game.ply;
+  for (let d = 0; d <= last; d++) {
+    for (const ply of [ui.view - d, ui.view + d]) {
+      if (ply >= 0 && ply <= last && !analysis.results.has(ply)) return ply;
+    }
+  }
+  return null;
+}
+
+// Asks for the analysis of the next position without one (one request at a time; the
+// answer asks for the next).
+async function fetchNext() {
   if (!analysing() || analysis.pending !== null) return;
-  const ply = ui.view;
+  const ply = nextPly();
+  if (ply === null) return;
   const id = analysis.id;
-  if (analysis.results.has(ply)) return;
   analysis.pending = ply;
   let result;
   try {
@@ -59,6 +72,56 @@ async function fetchShown() {
   if (analysis.id !== id) return;
   analysis.pending = null;
   analysis.results.set(ply, result);
+  render();
+}
+
+// Black's share of the position after `ply` moves (1 won, 0 lost, 0.5 even), or null if
+// it is not analysed.
+function blackShare(ply) {
+  const r = analysis.results.get(ply);
+  if (!r || r.error) return null;
+  if (!r.search) {
+    const w = ui.game.outcome && ply === ui.game.ply ? ui.game.outcome.winner : null;
+    return w === 'black' ? 1 : w === 'white' ? 0 : 0.5;
+  }
+  const sc = blackScore(r.search);
+  return Number.isFinite(sc.value) ? 1 / (1 + Math.exp(-sc.value / 250)) : sc.value > 0 ? 1 : 0;
+}
+
+const GRAPH_W = 300;
+const GRAPH_H = 56;
+
+// The evaluation through the game: Black's share as the area below the line, the
+// position shown marked; a click goes to that position.
+function renderGraph() {
+  const svg = $('analysis-graph');
+  svg.textContent = '';
+  const last = Math.max(ui.game.ply, 1);
+  const x = (ply) => (ply / last) * GRAPH_W;
+  el('rect', { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, class: 'graph-white' }, svg);
+  const points = [];
+  for (let ply = 0; ply <= ui.game.ply; ply++) {
+    const share = blackShare(ply);
+    if (share !== null) points.push([x(ply), GRAPH_H * (1 - share)]);
+  }
+  if (points.length) {
+    const line = points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(' L');
+    const first = points[0][0].toFixed(1);
+    const end = points[points.length - 1][0].toFixed(1);
+    el('path', { d: `M${first},${GRAPH_H} L${line} L${end},${GRAPH_H} Z`, class: 'graph-black' }, svg);
+  }
+  el('line', { x1: 0, y1: GRAPH_H / 2, x2: GRAPH_W, y2: GRAPH_H / 2, class: 'graph-mid' }, svg);
+  el('line', { x1: x(ui.view), y1: 0, x2: x(ui.view), y2: GRAPH_H, class: 'graph-now' }, svg);
+  svg.dataset.analysed = String(points.length);
+}
+
+/** Goes to the position under a click on the graph. */
+export function onGraphClick(evt) {
+  if (!analysing()) return;
+  const box = $('analysis-graph').getBoundingClientRect();
+  const share = Math.min(1, Math.max(0, (evt.clientX - box.left) / box.width));
+  ui.view = Math.round(share * ui.game.ply);
+  ui.sel = null;
   render();
 }
 
@@ -103,12 +166,14 @@ export function renderAnalysis() {
   if (!r) {
     body.append(t('analysis.thinking'));
     body.className = 'analysis-body thinking';
-    fetchShown();
+    renderGraph();
+    fetchNext();
     return;
   }
   body.className = 'analysis-body';
   if (r.error) {
     body.append(t('analysis.failed', { error: r.error }));
+    renderGraph();
     return;
   }
   const mover = parsePosition(r.position).turn;
@@ -123,4 +188,6 @@ export function renderAnalysis() {
   }
   if (r.tables) body.append(line(t('analysis.tables'), tableText(r.tables.value, mover), 'strong'));
   body.dataset.ply = r.ply;
+  renderGraph();
+  fetchNext();
 }

@@ -1,6 +1,8 @@
-// The server's JSON API (docs/api.md): one request, its answer or a clear error.
+// The server's JSON API (docs/api.md): one request, its answer or a clear error, in the
+// page's language when the page knows the error's code (else in the server's words).
 
 import { ui } from './state.js';
+import { t, hasText } from './i18n.js';
 
 export async function api(method, path, body) {
   const headers = {};
@@ -11,7 +13,9 @@ export async function api(method, path, body) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
   if (!res.ok) {
-    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    const key = data && data.code ? `error.${data.code}` : null;
+    const said = (data && data.error) || `${res.status} ${res.statusText}`;
+    const err = new Error(key && hasText(key) ? t(key) : said);
     err.status = res.status;
     err.code = data && data.code;
     throw err;

@@ -12,7 +12,8 @@ import { t, side } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function el(name, attrs, parent) {
+// An SVG element with these attributes, added to `parent` if given.
+export function el(name, attrs, parent) {
   const e = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   if (parent) parent.appendChild(e);

@@ -56,6 +56,11 @@ export function t(key, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+/** Whether the tables have a text for `key`. */
+export function hasText(key) {
+  return key in en;
+}
+
 /** The name of a side ('black' or 'white') in the language shown, capitalised. */
 export function side(color) {
   return t(color === 'black' ? 'side.black' : 'side.white');

@@ -15,7 +15,7 @@ import { askEngineAgain } from './engine.js';
 import { applyLanguage, language, setLanguage } from './i18n.js';
 import { applyLook, openLookDialog } from './look.js';
 import { openGamesDialog, unfinishedOwnGame } from './mygames.js';
-import { toggleAnalysis } from './analysis.js';
+import { toggleAnalysis, onGraphClick } from './analysis.js';
 
 function gameIdFromUrl() {
   const m = location.pathname.match(/^\/game\/([a-z0-9]+)$/);
@@ -48,6 +48,7 @@ async function init() {
   $('btn-games').onclick = openGamesDialog;
   $('btn-look').onclick = () => openLookDialog(render);
   $('btn-analyse').onclick = toggleAnalysis;
+  $('analysis-graph').addEventListener('click', onGraphClick);
   $('new-cancel').onclick = () => $('dlg-new').close();
   $('form-new').addEventListener('submit', startGame);
   $('form-new').addEventListener('input', updateNewForm);
