@@ -274,6 +274,31 @@ async fn arabic(c: &Client, base: &str) {
     .await;
     assert_eq!(v, json!(["rtl", "ar"]));
 
+    // The board's look and My games, in Arabic.
+    click_id(c, "btn-look").await;
+    let legend = js(
+        c,
+        "return document.querySelector('#form-look legend').textContent",
+    )
+    .await;
+    assert_eq!(legend, "الرقعة");
+    shot(c, "arabic-look-desktop.png").await;
+    click_id(c, "look-done").await;
+    click_id(c, "btn-games").await;
+    let state = wait_for(
+        c,
+        "my games in Arabic",
+        "const s = document.querySelector('#games-list tbody tr .state');
+         return s ? s.textContent : null",
+        |v| v.is_string(),
+    )
+    .await;
+    assert!(state.as_str().unwrap().starts_with("دورك"), "{state}");
+    c.set_window_size(390, 844).await.unwrap();
+    shot(c, "arabic-my-games-phone.png").await;
+    c.set_window_size(1366, 768).await.unwrap();
+    click_id(c, "games-close").await;
+
     // The new-game dialog in Arabic: the rule set and its options explained.
     click_id(c, "btn-new").await;
     c.execute(
