@@ -103,9 +103,15 @@ async fn player_bars(c: &Client, base: &str) {
     click_point(c, "e5").await;
     wait_moves(c, 2).await;
     assert_eq!(lit_bar(c).await, (1, json!("black")));
+    // The window's title says so too, for a page in another tab.
+    assert_eq!(
+        js(c, "return document.title").await,
+        "\u{25cf} Your move \u{2014} Kharbaga"
+    );
     // Back in the game's past nothing is lit.
     click_id(c, "nav-prev").await;
     assert_eq!(lit_bar(c).await.0, 0);
+    assert_eq!(js(c, "return document.title").await, "Kharbaga");
     click_id(c, "nav-last").await;
 
     c.set_window_size(1366, 768).await.unwrap();

@@ -40,6 +40,8 @@ export function toggleAnalysis() {
     analysis.on = false;
   }
   analysis.on = !analysis.on;
+  // Positions whose analysis failed (a busy server) are asked for again.
+  for (const [ply, r] of analysis.results) if (r.error) analysis.results.delete(ply);
   render();
 }
 

@@ -2,7 +2,7 @@
 // values, the evaluation bar, the hint, the game's details and the buttons.
 
 import { $, ui } from './state.js';
-import { owner, isEngine } from './sides.js';
+import { owner, isEngine, canMove } from './sides.js';
 import { blackScore, tableText, outcomeText, rollsText } from './scores.js';
 import { t, side } from './i18n.js';
 import { takeBackCount } from './game.js';
@@ -11,6 +11,11 @@ import { renderPlayers } from './players.js';
 import { beadColor } from './look.js';
 import { render } from './board.js';
 import { renderAnalysis, shownAnalysis } from './analysis.js';
+
+// The window's title says when it is the player's move, for a page in another tab.
+function renderTitle() {
+  document.title = ui.game && canMove() ? t('page.title.your-move') : t('page.title');
+}
 
 function renderStatus() {
   const g = ui.game;
@@ -173,6 +178,7 @@ export function renderPanel() {
   const g = ui.game;
   renderPlayers();
   renderStatus();
+  renderTitle();
   renderTables();
   renderMoves();
   renderEval();

@@ -3,6 +3,7 @@
 export default {
   'language.dir': 'rtl',
   'page.title': 'الخربقة',
+  'page.title.your-move': '\u25cf دورك \u2014 الخربقة',
 
   'nav.new': 'مباراة جديدة',
   'nav.load': 'تحميل',

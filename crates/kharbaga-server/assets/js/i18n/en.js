@@ -4,6 +4,7 @@
 export default {
   'language.dir': 'ltr',
   'page.title': 'Kharbaga',
+  'page.title.your-move': '\u25cf Your move \u2014 Kharbaga',
 
   'nav.new': 'New game',
   'nav.load': 'Load',

@@ -3,6 +3,7 @@
 export default {
   'language.dir': 'ltr',
   'page.title': 'Kharbaga',
+  'page.title.your-move': '\u25cf À vous \u2014 Kharbaga',
 
   'nav.new': 'Nouvelle partie',
   'nav.load': 'Charger',
