@@ -437,3 +437,63 @@ fn bench_prints_a_stable_node_count() {
     let e = bad(run(&["bench", "--threads", "0"], ""));
     assert!(e.contains("--threads"), "{e}");
 }
+
+#[test]
+fn bench_playouts_report_speed_and_results() {
+    let field = |out: &str, prefix: &str| -> String {
+        out.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} line in {out}"))
+            .to_string()
+    };
+    let out = ok(run(
+        &[
+            "bench",
+            "--playouts",
+            "2000",
+            "--rules",
+            "ludii",
+            "--seed",
+            "3",
+        ],
+        "",
+    ));
+    assert_eq!(field(&out, "playouts "), "2000");
+    assert!(field(&out, "threads 1 ").contains("games/s "), "{out}");
+    // The shares of the results add up to 100%.
+    let results = field(&out, "results ");
+    let total: f64 = results
+        .split_whitespace()
+        .filter_map(|w| w.strip_suffix('%'))
+        .filter_map(|n| n.parse::<f64>().ok())
+        .sum();
+    assert!((total - 100.0).abs() < 0.05, "{results}");
+    // Ludii's own random playouts under these rules last 192 plies on average (measured
+    // with Ludii, docs/strength.md "Random playouts"): the same rules give the same length.
+    let mean: f64 = field(&out, "plies mean ")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((180.0..205.0).contains(&mean), "{out}");
+    // A seed repeats its games exactly.
+    let again = ok(run(
+        &[
+            "bench",
+            "--playouts",
+            "2000",
+            "--rules",
+            "ludii",
+            "--seed",
+            "3",
+        ],
+        "",
+    ));
+    assert_eq!(field(&again, "results "), results);
+    assert_eq!(field(&again, "plies mean "), field(&out, "plies mean "));
+    let e = bad(run(&["bench", "--rules", "ludii"], ""));
+    assert!(e.contains("--playouts"), "{e}");
+    let e = bad(run(&["bench", "--playouts", "0"], ""));
+    assert!(e.contains("--playouts"), "{e}");
+}

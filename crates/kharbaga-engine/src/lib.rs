@@ -10,6 +10,7 @@ pub mod bench;
 pub mod eval;
 pub mod level;
 pub mod order;
+pub mod playout;
 pub mod protocol;
 mod qsearch;
 pub mod rng;

@@ -100,21 +100,38 @@ impl Position {
     /// The number of steps and slides (non-captures) available, whether or not they are
     /// legal (they are not when a capture is compulsory and available).
     fn count_steps(&self, rules: &Rules) -> u64 {
+        self.count_men_steps(rules) + self.count_mullah_moves().0
+    }
+
+    /// The number of steps of the side to move's men.
+    fn count_men_steps(&self, rules: &Rules) -> u64 {
         let us = self.turn();
         let empty = self.empty();
         let men = self.men(us);
-        let mut n: u64 = rules
+        rules
             .man_step_directions(us)
             .iter()
             .map(|&d| (shift(men, d) & empty).count() as u64)
-            .sum();
+            .sum()
+    }
+
+    /// The side to move's Mullahs' slides and single hops (captures of one piece), counted
+    /// in one pass over their rays.
+    fn count_mullah_moves(&self) -> (u64, u64) {
+        let us = self.turn();
+        let enemies = self.pieces(!us);
         let occupied = self.occupied();
+        let (mut slides, mut hops) = (0, 0);
         for from in self.mullahs(us) {
             for d in Direction::ALL {
-                n += run_until(from, d, occupied).0.count() as u64;
+                let (run, stop) = run_until(from, d, occupied);
+                slides += run.count() as u64;
+                if let Some(over) = stop.filter(|&p| enemies.contains(p)) {
+                    hops += run_until(over, d, occupied).0.count() as u64;
+                }
             }
         }
-        n
+        (slides, hops)
     }
 
     /// Calls `each` with the landing points of the first hops of the side to move's men, a
@@ -148,12 +165,13 @@ impl Position {
         }
     }
 
-    /// The single hops the side to move could make (each a one-piece capture).
-    fn count_single_hops(&self, rules: &Rules) -> u64 {
-        let mut n = 0u64;
-        self.man_hops(rules, |_, landings| n += landings.count() as u64);
-        self.mullah_legs(|landings| n += landings.count() as u64);
-        n
+    /// The single hops the side to move could make (each a one-piece capture) and its steps
+    /// and slides.
+    fn count_single_hops_and_steps(&self, rules: &Rules) -> (u64, u64) {
+        let mut hops = 0u64;
+        self.man_hops(rules, |_, landings| hops += landings.count() as u64);
+        let (slides, mullah_hops) = self.count_mullah_moves();
+        (hops + mullah_hops, self.count_men_steps(rules) + slides)
     }
 
     /// Whether the side to move can capture anything.
@@ -169,18 +187,96 @@ impl Position {
     /// The number of legal moves, as `legal_moves(rules).len()`, but faster: without
     /// captures (or with single hops) it only counts.
     pub fn count_legal(&self, rules: &Rules) -> u64 {
-        let captures = if !rules.capture_chains {
-            self.count_single_hops(rules)
-        } else {
+        if rules.capture_chains {
             let mut distinct = DistinctCaptures::new(rules.majority);
             capture_sequences(self, rules, &mut distinct);
-            distinct.count()
-        };
-        if captures > 0 && rules.capture_compulsory {
-            captures
+            with_steps(rules, distinct.count(), || self.count_steps(rules))
         } else {
-            captures + self.count_steps(rules)
+            let (hops, steps) = self.count_single_hops_and_steps(rules);
+            with_steps(rules, hops, || steps)
         }
+    }
+
+    /// One legal move chosen by index, without building the whole list where it can be
+    /// avoided: `choose` gets the number of legal moves (at least 1) and returns an index
+    /// below it; the result is `legal_moves(rules)[index]`. `None` (and `choose` is not
+    /// called) when there is no legal move. `buf` is scratch space for captures.
+    ///
+    /// Random playouts draw their moves this way: steps are counted and found with
+    /// bitboards, and the captures are built only when one exists.
+    ///
+    /// ```
+    /// use kharbaga::{Position, Rules};
+    /// let pos = Position::start();
+    /// let rules = Rules::standard();
+    /// let all = pos.legal_moves(&rules);
+    /// let mut buf = Vec::new();
+    /// let last = pos.pick_legal_move(&rules, |n| n - 1, &mut buf).unwrap();
+    /// assert_eq!(last, all[all.len() - 1]);
+    /// ```
+    pub fn pick_legal_move(
+        &self,
+        rules: &Rules,
+        choose: impl FnOnce(usize) -> usize,
+        buf: &mut Vec<Move>,
+    ) -> Option<Move> {
+        let (captures, total) = if rules.capture_chains {
+            if self.has_capture(rules) {
+                self.captures_into(rules, buf, false);
+            } else {
+                buf.clear();
+            }
+            let captures = buf.len() as u64;
+            (
+                captures,
+                with_steps(rules, captures, || self.count_steps(rules)),
+            )
+        } else {
+            buf.clear();
+            let (hops, steps) = self.count_single_hops_and_steps(rules);
+            (hops, with_steps(rules, hops, || steps))
+        };
+        let (captures, total) = (captures as usize, total as usize);
+        if total == 0 {
+            return None;
+        }
+        let index = choose(total);
+        assert!(index < total, "choose returned {index} of {total} moves");
+        if index < captures {
+            if buf.is_empty() {
+                self.captures_into(rules, buf, false);
+            }
+            return Some(buf[index]);
+        }
+        Some(self.nth_step(rules, index - captures))
+    }
+
+    /// Step or slide number `n` in the order of `steps_into` (`n` below `count_steps`).
+    fn nth_step(&self, rules: &Rules, mut n: usize) -> Move {
+        let us = self.turn();
+        let empty = self.empty();
+        for &d in rules.man_step_directions(us) {
+            let targets = shift(self.men(us), d) & empty;
+            let count = targets.count() as usize;
+            if n < count {
+                let to = targets.into_iter().nth(n).expect("counted");
+                let from = Point::new((to.index() as i8 - d.delta()) as u8).expect("on board");
+                return Move::step(from, to);
+            }
+            n -= count;
+        }
+        let occupied = self.occupied();
+        for from in self.mullahs(us) {
+            for d in Direction::ALL {
+                let targets = run_until(from, d, occupied).0;
+                let count = targets.count() as usize;
+                if n < count {
+                    return Move::step(from, targets.into_iter().nth(n).expect("counted"));
+                }
+                n -= count;
+            }
+        }
+        unreachable!("step index past count_steps")
     }
 
     /// Whether the side to move has no legal move (and so has lost).
@@ -191,6 +287,16 @@ impl Position {
     /// Whether `mv` is one of the legal moves (by its effect: start, end and captured set).
     pub fn is_legal(&self, rules: &Rules, mv: &Move) -> bool {
         self.legal_moves(rules).iter().any(|m| m.same_effect(mv))
+    }
+}
+
+/// The number of legal moves given the number of captures: the captures alone when one is
+/// compulsory and there is one, else the captures and the steps.
+fn with_steps(rules: &Rules, captures: u64, steps: impl FnOnce() -> u64) -> u64 {
+    if captures > 0 && rules.capture_compulsory {
+        captures
+    } else {
+        captures + steps()
     }
 }
 

@@ -203,6 +203,21 @@ fn check_position(pos: &Position, rules: &Rules) -> Result<(), TestCaseError> {
     prop_assert_eq!(Position::from_fen(&fen), Ok(*pos), "round trip of {}", fen);
     let legal = pos.legal_moves(rules);
     let all = pos.legal_moves_all_paths(rules);
+    let mut buf = Vec::new();
+    for (index, mv) in legal.iter().enumerate() {
+        let picked = pos.pick_legal_move(
+            rules,
+            |n| {
+                assert_eq!(n, legal.len(), "pick_legal_move's count in {fen}");
+                index
+            },
+            &mut buf,
+        );
+        prop_assert_eq!(picked, Some(*mv), "pick_legal_move({}) in {}", index, fen);
+    }
+    if legal.is_empty() {
+        prop_assert_eq!(pos.pick_legal_move(rules, |_| 0, &mut buf), None);
+    }
     prop_assert_eq!(
         pos.count_legal(rules),
         legal.len() as u64,
