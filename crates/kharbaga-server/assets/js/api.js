@@ -8,7 +8,15 @@ export async function api(method, path, body) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (ui.token) headers['X-Kharbaga-Token'] = ui.token;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    // No answer at all (the network failed): an error without a status.
+    const err = new Error(t('error.network', { error: e.message }));
+    err.cause = e;
+    throw err;
+  }
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }

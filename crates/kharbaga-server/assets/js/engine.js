@@ -40,7 +40,7 @@ async function fetchGame(id) {
 // Why the engine's move did not come, in words.
 function troubleText(e) {
   if (networkError(e)) {
-    return t('engine.unreachable', { error: e.message });
+    return t('engine.unreachable', { error: e.cause ? e.cause.message : e.message });
   }
   return t('engine.failed', { error: e.message });
 }

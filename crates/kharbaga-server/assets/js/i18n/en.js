@@ -199,6 +199,7 @@ export default {
   'games.forget.title': 'Remove it from this list (the server keeps the game)',
   'games.forget.confirm': 'This game is not finished. Forget it in this browser? You will not be able to play it here again.',
 
+  'error.network': 'No answer from the server ({error}): check the connection.',
   'error.unauthorized': 'Only the browser that started this game can do that.',
   'error.forbidden': 'This browser may not do that in this game.',
   'error.not_found': 'There is no such game on this server.',

@@ -198,6 +198,7 @@ export default {
   'games.forget.title': 'La retirer de cette liste (le serveur garde la partie)',
   'games.forget.confirm': 'Cette partie n\u2019est pas terminée. L\u2019oublier dans ce navigateur ? Vous ne pourrez plus la jouer ici.',
 
+  'error.network': 'Pas de réponse du serveur ({error}) : vérifiez la connexion.',
   'error.unauthorized': 'Seul le navigateur qui a commencé cette partie peut faire cela.',
   'error.forbidden': 'Ce navigateur ne peut pas faire cela dans cette partie.',
   'error.not_found': 'Cette partie n\u2019existe pas sur ce serveur.',
