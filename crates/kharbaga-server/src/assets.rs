@@ -20,6 +20,7 @@ const CSS: &str = "text/css; charset=utf-8";
 /// content type and the file.
 const FILES: &[(&str, &str, &str)] = &[
     ("style.css", CSS, include_str!("../assets/style.css")),
+    ("people.css", CSS, include_str!("../assets/people.css")),
     ("js/main.js", JS, include_str!("../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../assets/js/state.js")),
     (
@@ -50,6 +51,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("js/i18n/en.js", JS, include_str!("../assets/js/i18n/en.js")),
     ("js/i18n/fr.js", JS, include_str!("../assets/js/i18n/fr.js")),
     ("js/i18n/ar.js", JS, include_str!("../assets/js/i18n/ar.js")),
+    ("js/people.js", JS, include_str!("../assets/js/people.js")),
 ];
 
 /// The routes of the page and its files.

@@ -1,9 +1,9 @@
 // The game shown: opening it, taking its states from the server, and the owner's actions
 // on it (take back, hint, download).
 
-import { $, ui, TOKEN_KEY, LAST_KEY } from './state.js';
+import { $, ui, TOKEN_KEY, SIDE_KEY, LAST_KEY } from './state.js';
 import { api } from './api.js';
-import { isEngine, owner, vsEngine, humanColor } from './sides.js';
+import { isEngine, owner, vsEngine, mySide } from './sides.js';
 import { candidatesFrom } from './input.js';
 import { render } from './board.js';
 import { toast } from './toast.js';
@@ -50,6 +50,7 @@ export function setGame(state) {
 
 export async function openGame(id) {
   ui.token = localStorage.getItem(TOKEN_KEY(id));
+  ui.side = ui.token && localStorage.getItem(SIDE_KEY(id));
   try {
     const state = await api('GET', `/api/games/${id}`);
     ui.game = null;
@@ -59,7 +60,7 @@ export async function openGame(id) {
     ui.engineTrouble = null;
     setGame(state);
     watchGame(id);
-    ui.flipped = owner() && vsEngine() && humanColor() === 'white';
+    ui.flipped = mySide() === 'white';
     if (owner()) localStorage.setItem(LAST_KEY, id);
     render();
     maybeEngine();

@@ -35,6 +35,8 @@ function unwatchGame() {
 // Whether two states of a game show the same.
 function sameState(a, b) {
   return a.ply === b.ply && a.position === b.position && a.thinking === b.thinking
+    && a.status === b.status && a.draw_offer === b.draw_offer && a.rematch === b.rematch
+    && JSON.stringify(a.person) === JSON.stringify(b.person)
     && JSON.stringify(a.history) === JSON.stringify(b.history);
 }
 

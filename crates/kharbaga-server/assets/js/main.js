@@ -16,6 +16,7 @@ import { applyLanguage, language, setLanguage } from './i18n.js';
 import { applyLook, openLookDialog } from './look.js';
 import { openGamesDialog, unfinishedOwnGame } from './mygames.js';
 import { toggleAnalysis, onGraphClick } from './analysis.js';
+import { initPeople, joinFromLink } from './people.js';
 
 function gameIdFromUrl() {
   const m = location.pathname.match(/^\/game\/([a-z0-9]+)$/);
@@ -66,6 +67,7 @@ async function init() {
   $('btn-hint').onclick = askHint;
   $('btn-flip').onclick = () => { ui.flipped = !ui.flipped; render(); };
   $('btn-download').onclick = download;
+  initPeople();
   $('chk-eval').checked = localStorage.getItem('kharbaga:eval') === '1';
   $('chk-eval').onchange = () => { localStorage.setItem('kharbaga:eval', $('chk-eval').checked ? '1' : '0'); render(); };
   document.addEventListener('keydown', (e) => {
@@ -104,6 +106,7 @@ async function init() {
   const id = gameIdFromUrl();
   const last = localStorage.getItem(LAST_KEY);
   if (id) {
+    await joinFromLink(id);
     await openGame(id);
   } else if (last && localStorage.getItem(TOKEN_KEY(last))) {
     history.replaceState({ id: last }, '', `/game/${last}`);

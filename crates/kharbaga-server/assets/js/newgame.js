@@ -1,7 +1,7 @@
 // The new-game dialog: opponent, level, colour, who starts, rules and their options, or a
 // position or record to start from.
 
-import { $, ui, TOKEN_KEY, LAST_KEY } from './state.js';
+import { $, ui } from './state.js';
 import { api } from './api.js';
 import { setGame } from './game.js';
 import { render } from './board.js';
@@ -10,6 +10,7 @@ import { t, side } from './i18n.js';
 import { toast } from './toast.js';
 import { watchGame } from './live.js';
 import { maybeEngine } from './engine.js';
+import { rememberSeat } from './people.js';
 
 function formValue(name) {
   const f = $('form-new');
@@ -63,9 +64,11 @@ export function buildOptions(setName) {
 
 export function updateNewForm() {
   const engine = formValue('opponent') === 'engine';
-  for (const e of document.querySelectorAll('.engine-only')) e.hidden = !engine;
-  $('first-me').textContent = engine ? t('new.first.me') : side('black');
-  $('first-other').textContent = engine ? t('new.first.engine') : side('white');
+  const remote = formValue('opponent') === 'remote';
+  for (const e of document.querySelectorAll('.engine-only')) e.hidden = !engine && !(remote && e.classList.contains('colour-box'));
+  for (const e of document.querySelectorAll('.remote-only')) e.hidden = !remote;
+  $('first-me').textContent = engine || remote ? t('new.first.me') : side('black');
+  $('first-other').textContent = engine ? t('new.first.engine') : remote ? t('new.first.opponent') : side('white');
   $('level-out').textContent = formValue('level');
   $('starts-box').hidden = $('source').value.trim() !== '';
 }
@@ -97,6 +100,7 @@ export function translateNewDialog() {
 export async function startGame(evt) {
   evt.preventDefault();
   const engine = formValue('opponent') === 'engine';
+  const remote = formValue('opponent') === 'remote';
   const me = formValue('colour');
   const other = me === 'black' ? 'white' : 'black';
   const level = parseInt(formValue('level'), 10);
@@ -107,6 +111,10 @@ export async function startGame(evt) {
   if (engine) {
     req[me] = { kind: 'human' };
     req[other] = { kind: 'engine', level };
+  } else if (remote) {
+    req[me] = { kind: 'human' };
+    req[other] = { kind: 'person' };
+    if (formValue('clock')) req.clock = formValue('clock');
   } else {
     req.black = { kind: 'human' };
     req.white = { kind: 'human' };
@@ -118,17 +126,17 @@ export async function startGame(evt) {
   } else {
     const first = formValue('first');
     if (first === 'roll') req.first = 'roll';
-    else if (engine) req.first = first === 'me' ? me : other;
+    else if (engine || remote) req.first = first === 'me' ? me : other;
     else req.first = first === 'me' ? 'black' : 'white';
   }
   try {
     const res = await api('POST', '/api/games', req);
-    localStorage.setItem(TOKEN_KEY(res.id), res.token);
-    localStorage.setItem(LAST_KEY, res.id);
+    rememberSeat(res.id, res.token, remote ? me : null, res.invite_url);
     $('dlg-new').close();
     $('source').value = '';
     history.pushState({ id: res.id }, '', res.url);
     ui.token = res.token;
+    ui.side = remote ? me : null;
     ui.game = null;
     ui.search = null;
     ui.sel = null;
@@ -137,7 +145,7 @@ export async function startGame(evt) {
     ui.hintFor = -1;
     setGame(res.state);
     watchGame(res.id);
-    ui.flipped = engine && me === 'white';
+    ui.flipped = (engine || remote) && me === 'white';
     if (res.state.rolls.length) {
       const r = res.state.rolls[res.state.rolls.length - 1];
       toast(t('roll.toast', { text: rollsText([r]) }));

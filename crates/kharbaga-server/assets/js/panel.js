@@ -11,6 +11,7 @@ import { renderPlayers } from './players.js';
 import { beadColor } from './look.js';
 import { render } from './board.js';
 import { renderAnalysis, shownAnalysis } from './analysis.js';
+import { renderPeople } from './people.js';
 
 // The window's title says when it is the player's move, for a page in another tab.
 function renderTitle() {
@@ -195,4 +196,5 @@ export function renderPanel() {
   $('btn-hint').disabled = !has || !owner() || ui.busy || g.thinking || !!g.outcome || ui.view !== g.ply;
   $('btn-download').disabled = !has;
   $('btn-flip').disabled = !has;
+  renderPeople();
 }

@@ -10,6 +10,7 @@ function playerLabel(color) {
   const p = player(color);
   if (p.kind === 'engine') return t('player.engine', { level: p.level });
   if (!owner()) return side(color);
+  if (ui.side) return t(color === ui.side ? 'player.you.side' : 'player.opponent', { side: side(color) });
   return vsEngine() ? t('player.you') : side(color);
 }
 

@@ -18,7 +18,14 @@ export function vsEngine() {
 export function humanColor() {
   return isEngine('black') ? 'white' : 'black';
 }
+// The side this browser plays, if one: against the engine or a person elsewhere.
+export function mySide() {
+  if (!owner()) return null;
+  if (ui.side) return ui.side;
+  return vsEngine() ? humanColor() : null;
+}
 export function canMove() {
   const g = ui.game;
-  return g && owner() && !ui.busy && !g.thinking && !g.outcome && ui.view === g.ply && !isEngine(g.turn);
+  return g && owner() && !ui.busy && !g.thinking && g.status === 'playing' && ui.view === g.ply
+    && !isEngine(g.turn) && (!g.person || ui.side === g.turn);
 }

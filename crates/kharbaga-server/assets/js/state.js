@@ -4,11 +4,13 @@
 export const $ = (id) => document.getElementById(id);
 export const TOKEN_KEY = (id) => `kharbaga:token:${id}`;
 export const LAST_KEY = 'kharbaga:last';
+export const SIDE_KEY = (id) => `kharbaga:side:${id}`; // in a game against a person elsewhere
 
 export const ui = {
   meta: null,
   game: null, // the state from the server
   token: null,
+  side: null, // the side this browser plays in a game against a person elsewhere
   view: 0, // the ply shown
   flipped: false,
   sel: null, // {from, partial: [points], cands: [{move, path}]}
