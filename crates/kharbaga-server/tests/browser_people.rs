@@ -323,7 +323,10 @@ async fn flag_and_abort(alice: &Client, bob: &Client, base: &str) {
         wait_says(c, "Aborted").await;
     }
     let clocks = alice
-        .execute("return document.querySelectorAll('.player-bar .clock:not([hidden])').length", vec![])
+        .execute(
+            "return document.querySelectorAll('.player-bar .clock:not([hidden])').length",
+            vec![],
+        )
         .await
         .unwrap();
     assert_eq!(clocks, 0, "a game without clocks shows none");
