@@ -476,6 +476,25 @@ async fn french_games_and_analysis(c: &Client, base: &str) {
         1,
         "the middle of a 1-move game"
     );
+    // Taken back and won another way: the analysis is of the new final position.
+    click_id(c, "btn-undo").await;
+    wait_moves(c, 0).await;
+    assert_eq!(
+        js(c, "return document.getElementById('analysis').hidden").await,
+        true
+    );
+    click_point(c, "e5").await;
+    click_point(c, "b2").await;
+    assert_eq!(wait_moves(c, 1).await, ["e5xb2"]);
+    wait_for(
+        c,
+        "the analysis of the new final position",
+        "const b = document.getElementById('analysis-body');
+         return !document.getElementById('analysis').hidden && b.dataset.ply === '1'
+           ? b.dataset.position : null",
+        |v| v == "W:BKb2:W",
+    )
+    .await;
 
     // My games: both, with their state.
     click_id(c, "btn-games").await;

@@ -16,7 +16,7 @@ const ANALYSIS_MS = 500;
 const analysis = {
   on: false,
   id: null, // the game analysed
-  results: new Map(), // ply -> the server's answer, or {error}
+  results: new Map(), // key(ply) -> the server's answer, or {error}
   pending: null, // the ply being analysed
 };
 
@@ -41,8 +41,20 @@ export function toggleAnalysis() {
   }
   analysis.on = !analysis.on;
   // Positions whose analysis failed (a busy server) are asked for again.
-  for (const [ply, r] of analysis.results) if (r.error) analysis.results.delete(ply);
+  for (const [k, r] of analysis.results) if (r.error) analysis.results.delete(k);
   render();
+}
+
+// The key of the position after `ply` moves: its number and the position itself, so that
+// the analysis of a game taken back and played on differently is not mixed up.
+function key(ply) {
+  const g = ui.game;
+  return `${ply} ${ply === 0 ? g.start : g.history[ply - 1].position}`;
+}
+
+// The analysis of the position after `ply` moves, if it has come.
+function resultAt(ply) {
+  return analysis.results.get(key(ply));
 }
 
 // The next position to analyse: the one shown, else the nearest one not analysed yet (so
@@ -51,7 +63,7 @@ function nextPly() {
   const last = ui.game.ply;
   for (let d = 0; d <= last; d++) {
     for (const ply of [ui.view - d, ui.view + d]) {
-      if (ply >= 0 && ply <= last && !analysis.results.has(ply)) return ply;
+      if (ply >= 0 && ply <= last && !analysis.results.has(key(ply))) return ply;
     }
   }
   return null;
@@ -64,6 +76,7 @@ async function fetchNext() {
   const ply = nextPly();
   if (ply === null) return;
   const id = analysis.id;
+  const k = key(ply);
   analysis.pending = ply;
   let result;
   try {
@@ -73,14 +86,15 @@ async function fetchNext() {
   }
   if (analysis.id !== id) return;
   analysis.pending = null;
-  analysis.results.set(ply, result);
+  // Kept under the position the server analysed (the game may have changed meanwhile).
+  analysis.results.set(result.error ? k : `${result.ply} ${result.position}`, result);
   render();
 }
 
 // Black's share of the position after `ply` moves (1 won, 0 lost, 0.5 even), or null if
 // it is not analysed.
 function blackShare(ply) {
-  const r = analysis.results.get(ply);
+  const r = resultAt(ply);
   if (!r || r.error) return null;
   if (!r.search) {
     const w = ui.game.outcome && ply === ui.game.ply ? ui.game.outcome.winner : null;
@@ -130,7 +144,7 @@ export function onGraphClick(evt) {
 /** The analysis of the position shown, once it has come. */
 export function shownAnalysis() {
   if (!analysing()) return null;
-  const r = analysis.results.get(ui.view);
+  const r = resultAt(ui.view);
   return r && !r.error ? r : null;
 }
 
@@ -164,7 +178,7 @@ export function renderAnalysis() {
     : t('analysis.start');
   const body = $('analysis-body');
   body.textContent = '';
-  const r = analysis.results.get(ui.view);
+  const r = resultAt(ui.view);
   if (!r) {
     body.append(t('analysis.thinking'));
     body.className = 'analysis-body thinking';
@@ -190,6 +204,7 @@ export function renderAnalysis() {
   }
   if (r.tables) body.append(line(t('analysis.tables'), tableText(r.tables.value, mover), 'strong'));
   body.dataset.ply = r.ply;
+  body.dataset.position = r.position;
   renderGraph();
   fetchNext();
 }
