@@ -9,7 +9,7 @@ use super::ids::{new_game_id, new_token, now, now_ms, sha256_hex};
 use super::state::GameState;
 use super::{AppState, GameLock};
 use crate::store::{End, GameRow, Player};
-use axum::extract::State;
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use kharbaga::{Color, Game};
@@ -89,20 +89,28 @@ pub(super) async fn join(
     }))
 }
 
-/// A game a player is about to end or offer to end: locked, read as it is now, not over,
-/// with the side the request's token plays.
-struct Acting {
+/// A player's request to end the game or offer to: the game locked and read as it is now,
+/// not over, with the side the request's token plays. Taken from the request (the game of
+/// the address, the token, an empty body) by the handlers below.
+pub(super) struct Acting {
+    app: Arc<AppState>,
     _lock: GameLock,
     row: GameRow,
     game: Game,
     side: Color,
 }
 
-impl Acting {
-    async fn new(app: &Arc<AppState>, id: &str, headers: &HeaderMap) -> Result<Acting, ApiError> {
-        let lock = app.lock_game(id).await?;
+impl FromRequest<Arc<AppState>> for Acting {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, app: &Arc<AppState>) -> Result<Acting, ApiError> {
+        let (mut parts, body) = req.into_parts();
+        let GameId(id) = GameId::from_request_parts(&mut parts, app).await?;
+        let headers = parts.headers.clone();
+        let Body(NoFields {}) = Body::from_request(Request::from_parts(parts, body), app).await?;
+        let lock = app.lock_game(&id).await?;
         let (row, game) = app.load_locked(&lock).await?;
-        let seat = seat(&row, headers)?;
+        let seat = seat(&row, &headers)?;
         check_not_over(&row, &game)?;
         let side = seat.side(&row).unwrap_or_else(|| {
             // The owner of a game without a person elsewhere plays its one human side, or
@@ -117,33 +125,33 @@ impl Acting {
             }
         });
         Ok(Acting {
+            app: Arc::clone(app),
             _lock: lock,
             row,
             game,
             side,
         })
     }
+}
 
-    /// The same, for what only the two people of a game against a person elsewhere do once
-    /// both have their seat.
-    async fn people(
-        app: &Arc<AppState>,
-        id: &str,
-        headers: &HeaderMap,
-        what: &str,
-    ) -> Result<Acting, ApiError> {
-        let acting = Acting::new(app, id, headers).await?;
-        if acting.row.person_side().is_none() {
-            return Err(no_person(what));
+impl Acting {
+    /// Checks that both seats are taken, in a game against a person elsewhere if `what`
+    /// (a draw offer) is only for such games.
+    fn seated(self, what: Option<&str>) -> Result<Acting, ApiError> {
+        match (self.row.person_side(), what) {
+            (None, Some(what)) => Err(no_person(what)),
+            (Some(_), _) if self.row.guest_sha256.is_none() => Err(waiting()),
+            _ => Ok(self),
         }
-        if acting.row.guest_sha256.is_none() {
-            return Err(waiting());
-        }
-        Ok(acting)
+    }
+
+    /// Stores and sends the changed game.
+    async fn commit(mut self) -> Result<Json<GameState>, ApiError> {
+        Ok(Json(self.app.commit(&mut self.row, &self.game).await?))
     }
 
     /// Ends the game: stops the clocks, forgets a draw offer, stores and sends the state.
-    async fn end(mut self, app: &Arc<AppState>, end: End) -> Result<GameState, ApiError> {
+    async fn end(mut self, end: End) -> Result<Json<GameState>, ApiError> {
         clocks::stop(&mut self.row.clocks, self.game.position().turn(), now_ms());
         match end {
             End::Resigned(side) => self.game.resign(side),
@@ -152,92 +160,65 @@ impl Acting {
         }
         self.row.end = Some(end);
         self.row.draw_offer = None;
-        app.commit(&mut self.row, &self.game).await
+        self.commit().await
+    }
+
+    /// The opponent's standing draw offer, or an error that there is none.
+    fn offer_to(&self) -> Result<(), ApiError> {
+        match self.row.draw_offer {
+            Some(side) if side != self.side => Ok(()),
+            _ => Err(ApiError::conflict(
+                "no_offer",
+                format!("{} has no draw offer to answer", self.side),
+            )),
+        }
     }
 }
 
 /// `POST /api/games/<id>/resign`: the side of the request's token resigns.
-pub(super) async fn resign(
-    State(app): State<Arc<AppState>>,
-    GameId(id): GameId,
-    headers: HeaderMap,
-    Body(NoFields {}): Body<NoFields>,
-) -> Result<Json<GameState>, ApiError> {
-    let acting = Acting::new(&app, &id, &headers).await?;
-    if acting.row.person_side().is_some() && acting.row.guest_sha256.is_none() {
-        return Err(waiting());
-    }
+pub(super) async fn resign(acting: Acting) -> Result<Json<GameState>, ApiError> {
+    let acting = acting.seated(None)?;
     let side = acting.side;
-    Ok(Json(acting.end(&app, End::Resigned(side)).await?))
+    acting.end(End::Resigned(side)).await
 }
+
+const DRAW_OFFER: Option<&str> = Some("a draw offer");
 
 /// `POST /api/games/<id>/draw/offer`: offers a draw (accepts the other side's standing
 /// offer).
-pub(super) async fn offer_draw(
-    State(app): State<Arc<AppState>>,
-    GameId(id): GameId,
-    headers: HeaderMap,
-    Body(NoFields {}): Body<NoFields>,
-) -> Result<Json<GameState>, ApiError> {
-    let mut acting = Acting::people(&app, &id, &headers, "a draw offer").await?;
+pub(super) async fn offer_draw(acting: Acting) -> Result<Json<GameState>, ApiError> {
+    let mut acting = acting.seated(DRAW_OFFER)?;
     match acting.row.draw_offer {
         Some(side) if side == acting.side => Err(ApiError::conflict(
             "already_offered",
             format!("{side} has offered a draw already: the offer stands until answered or until {side} moves"),
         )),
-        Some(_) => Ok(Json(acting.end(&app, End::Agreed).await?)),
+        Some(_) => acting.end(End::Agreed).await,
         None => {
             acting.row.draw_offer = Some(acting.side);
-            Ok(Json(app.commit(&mut acting.row, &acting.game).await?))
+            acting.commit().await
         }
     }
 }
 
-/// The opponent's standing draw offer, or an error that there is none.
-fn offer_to(acting: &Acting) -> Result<(), ApiError> {
-    match acting.row.draw_offer {
-        Some(side) if side != acting.side => Ok(()),
-        _ => Err(ApiError::conflict(
-            "no_offer",
-            format!("{} has no draw offer to answer", acting.side),
-        )),
-    }
-}
-
 /// `POST /api/games/<id>/draw/accept`: accepts the opponent's draw offer.
-pub(super) async fn accept_draw(
-    State(app): State<Arc<AppState>>,
-    GameId(id): GameId,
-    headers: HeaderMap,
-    Body(NoFields {}): Body<NoFields>,
-) -> Result<Json<GameState>, ApiError> {
-    let acting = Acting::people(&app, &id, &headers, "a draw offer").await?;
-    offer_to(&acting)?;
-    Ok(Json(acting.end(&app, End::Agreed).await?))
+pub(super) async fn accept_draw(acting: Acting) -> Result<Json<GameState>, ApiError> {
+    let acting = acting.seated(DRAW_OFFER)?;
+    acting.offer_to()?;
+    acting.end(End::Agreed).await
 }
 
 /// `POST /api/games/<id>/draw/decline`: declines the opponent's draw offer.
-pub(super) async fn decline_draw(
-    State(app): State<Arc<AppState>>,
-    GameId(id): GameId,
-    headers: HeaderMap,
-    Body(NoFields {}): Body<NoFields>,
-) -> Result<Json<GameState>, ApiError> {
-    let mut acting = Acting::people(&app, &id, &headers, "a draw offer").await?;
-    offer_to(&acting)?;
+pub(super) async fn decline_draw(acting: Acting) -> Result<Json<GameState>, ApiError> {
+    let mut acting = acting.seated(DRAW_OFFER)?;
+    acting.offer_to()?;
     acting.row.draw_offer = None;
-    Ok(Json(app.commit(&mut acting.row, &acting.game).await?))
+    acting.commit().await
 }
 
 /// `POST /api/games/<id>/abort`: calls the game off before its second move, without a
 /// result.
-pub(super) async fn abort(
-    State(app): State<Arc<AppState>>,
-    GameId(id): GameId,
-    headers: HeaderMap,
-    Body(NoFields {}): Body<NoFields>,
-) -> Result<Json<GameState>, ApiError> {
-    let acting = Acting::new(&app, &id, &headers).await?;
+pub(super) async fn abort(acting: Acting) -> Result<Json<GameState>, ApiError> {
     let played = acting.game.moves().len();
     if played >= 2 {
         return Err(ApiError::conflict(
@@ -245,7 +226,7 @@ pub(super) async fn abort(
             format!("a game can be aborted only before its second move, and {played} moves have been played: resign instead"),
         ));
     }
-    Ok(Json(acting.end(&app, End::Aborted).await?))
+    acting.end(End::Aborted).await
 }
 
 #[derive(Serialize)]

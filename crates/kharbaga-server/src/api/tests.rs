@@ -157,33 +157,39 @@ async fn abandoned_games_are_deleted_and_others_kept() {
     assert!(app.store.load("recent3333").unwrap().is_some());
 }
 
+/// A game against a person elsewhere after two moves, Black's clock running since
+/// `started_ms` with `black_ms` left on it, as a server would have stored it.
+fn clocked_game(id: &str, black_ms: i64, started_ms: i64) -> GameRow {
+    let mut game = kharbaga::Game::new(kharbaga::Rules::standard());
+    for _ in 0..2 {
+        let mv = game.legal_moves()[0];
+        game.play(&mv).unwrap();
+    }
+    GameRow {
+        moves: game.moves().iter().map(Move::to_string).collect(),
+        players: [crate::store::Player::Human, crate::store::Player::Person],
+        guest_sha256: Some("11".into()),
+        clocks: Some(crate::store::Clocks {
+            control: "1+0".parse().unwrap(),
+            left_ms: [black_ms, 60_000],
+            turn_started_ms: Some(started_ms),
+        }),
+        ..GameRow::new(
+            id.into(),
+            "00".into(),
+            "standard".into(),
+            kharbaga::START_FEN.into(),
+        )
+    }
+}
+
 #[tokio::test]
 async fn a_clock_that_ran_out_unwatched_ends_the_game_when_it_is_next_read() {
     let served = serve("flag-read").await;
     let app = &served.app;
     // Stored as a server that stopped would have left it: Black's clock running since long
     // ago, with no timer to end it.
-    let mut game = kharbaga::Game::new(kharbaga::Rules::standard());
-    for _ in 0..2 {
-        let mv = game.legal_moves()[0];
-        game.play(&mv).unwrap();
-    }
-    let row = GameRow {
-        moves: game.moves().iter().map(Move::to_string).collect(),
-        players: [crate::store::Player::Human, crate::store::Player::Person],
-        guest_sha256: Some("11".into()),
-        clocks: Some(crate::store::Clocks {
-            control: "1+0".parse().unwrap(),
-            left_ms: [60_000, 60_000],
-            turn_started_ms: Some(now_ms() - 61_000),
-        }),
-        ..GameRow::new(
-            "timeupgame".into(),
-            "00".into(),
-            "standard".into(),
-            kharbaga::START_FEN.into(),
-        )
-    };
+    let row = clocked_game("timeupgame", 60_000, now_ms() - 61_000);
     app.store.insert(&row).unwrap();
     let got: serde_json::Value =
         reqwest::get(format!("http://{}/api/games/timeupgame", served.addr))
@@ -201,4 +207,26 @@ async fn a_clock_that_ran_out_unwatched_ends_the_game_when_it_is_next_read() {
         Some(crate::store::End::Flagged(kharbaga::Color::Black))
     );
     assert_eq!(app.store.running_clocks().unwrap(), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn a_clock_running_when_the_server_stopped_falls_when_its_time_is_up() {
+    let served = serve("flag-restart").await;
+    let app = &served.app;
+    // Black's clock has 0.3 s left: no request comes, the timer set at the start ends it.
+    let row = clocked_game("runnngxyz2", 300, now_ms());
+    app.store.insert(&row).unwrap();
+    assert_eq!(app.store.running_clocks().unwrap(), ["runnngxyz2"]);
+    watch_stored_clocks(Arc::clone(app)).await;
+    let end = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Some(end) = app.store.load("runnngxyz2").unwrap().unwrap().end {
+                return end;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the flag falls by itself");
+    assert_eq!(end, crate::store::End::Flagged(kharbaga::Color::Black));
 }

@@ -13,11 +13,9 @@ const MIGRATIONS: [Migration; 2] = [create_games, people_and_moves];
 /// The layout version this server writes.
 pub(super) const VERSION: i64 = MIGRATIONS.len() as i64;
 
-/// Version 1: one row per game, its moves in one text column. Databases from before
-/// versions were kept have this layout at version 0, so the table may exist already.
-fn create_games(tx: &Transaction) -> rusqlite::Result<()> {
-    tx.execute_batch(
-        "CREATE TABLE IF NOT EXISTS games (
+/// Version 1: one row per game, its moves in one text column, as the server wrote it before
+/// layout versions were kept (at version 0), so the table may exist already.
+pub(super) const GAMES_V1: &str = "CREATE TABLE IF NOT EXISTS games (
             id TEXT PRIMARY KEY,
             token_sha256 TEXT NOT NULL,
             rules TEXT NOT NULL,
@@ -28,8 +26,11 @@ fn create_games(tx: &Transaction) -> rusqlite::Result<()> {
             rolls TEXT NOT NULL,
             created INTEGER NOT NULL,
             updated INTEGER NOT NULL
-        )",
-    )
+        )";
+
+/// Version 1 ([`GAMES_V1`]).
+fn create_games(tx: &Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch(GAMES_V1)
 }
 
 /// Version 2: the moves in their own table, one row per move (a move appends a row instead

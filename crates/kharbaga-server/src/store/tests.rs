@@ -120,20 +120,9 @@ fn a_database_of_the_first_layout_is_migrated_with_its_games() {
     {
         // Exactly what the server wrote before layout versions were kept (user_version 0).
         let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(schema::GAMES_V1).unwrap();
         conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS games (
-                id TEXT PRIMARY KEY,
-                token_sha256 TEXT NOT NULL,
-                rules TEXT NOT NULL,
-                start TEXT NOT NULL,
-                moves TEXT NOT NULL,
-                black TEXT NOT NULL,
-                white TEXT NOT NULL,
-                rolls TEXT NOT NULL,
-                created INTEGER NOT NULL,
-                updated INTEGER NOT NULL
-            );
-            INSERT INTO games VALUES ('abc', '00ff', 'ludii', 'W:Bc3:Wd4', 'd4xb2',
+            "INSERT INTO games VALUES ('abc', '00ff', 'ludii', 'W:Bc3:Wd4', 'd4xb2',
                 'human', 'engine:7', '3-3 2-6', 10, 11);
             INSERT INTO games VALUES ('xyz', '00ee', 'standard', 'start', 'e3-e5 d6-d5 f3-f4',
                 'human', 'human', '', 20, 21);
