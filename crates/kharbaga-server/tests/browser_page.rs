@@ -555,4 +555,36 @@ async fn french_games_and_analysis(c: &Client, base: &str) {
         false
     );
     assert_eq!(leaving_asks(c).await, true);
+
+    // A game against a person elsewhere: My games knows which side this browser plays.
+    c.execute(
+        "document.getElementById('btn-new').click();
+         document.querySelector('input[name=opponent][value=remote]').checked = true;
+         document.querySelector('input[name=colour][value=white]').checked = true;
+         document.getElementById('form-new').dispatchEvent(new Event('input'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click_id(c, "new-start").await;
+    let third = wait_for(c, "the invitation", "return location.pathname", |v| {
+        v.as_str()
+            .is_some_and(|p| p.starts_with("/game/") && p != format!("/game/{first}"))
+    })
+    .await;
+    let third = third.as_str().unwrap().trim_start_matches("/game/");
+    click_id(c, "btn-games").await;
+    let script = format!(
+        "const r = document.querySelector(\"#games-list tr[data-id='{third}']\");
+         return r ? [...r.cells].slice(1, 4).map((td) => td.textContent) : null"
+    );
+    let row = wait_for(c, "the invitation in my games", &script, |v| v.is_array()).await;
+    assert_eq!(
+        row,
+        json!([
+            "Vous (Blanc) contre une personne ailleurs",
+            "0",
+            "En attente du joueur invité"
+        ])
+    );
 }

@@ -2,7 +2,7 @@
 // with its state as the server has it now; and whether leaving the page would leave one of
 // them unfinished.
 
-import { $, ui, TOKEN_KEY, LAST_KEY } from './state.js';
+import { $, ui, TOKEN_KEY, SIDE_KEY, LAST_KEY } from './state.js';
 import { api } from './api.js';
 import { owner } from './sides.js';
 import { t, side, language } from './i18n.js';
@@ -31,16 +31,27 @@ function finished(state) {
   return !!state.outcome || state.status === 'aborted';
 }
 
-// Forgets game `id`: this browser no longer plays it (the server keeps it).
+// Forgets game `id`: this browser no longer plays it (the server keeps it). Everything the
+// browser keeps about one game is under a key that ends with its id.
 function forget(id) {
-  localStorage.removeItem(TOKEN_KEY(id));
+  const keys = [];
+  for (let i = 0; i < localStorage.length; i++) keys.push(localStorage.key(i));
+  for (const key of keys) if (key.startsWith('kharbaga:') && key.endsWith(`:${id}`)) localStorage.removeItem(key);
   if (localStorage.getItem(LAST_KEY) === id) localStorage.removeItem(LAST_KEY);
+}
+
+// The side this browser plays in a game against a person elsewhere, if it knows it.
+function mySide(state) {
+  return localStorage.getItem(SIDE_KEY(state.id));
 }
 
 // Who plays whom, from this browser's side.
 function opponentText(state) {
   const { black, white } = state.players;
-  if (black.kind === 'person' || white.kind === 'person') return t('games.vs-person');
+  if (black.kind === 'person' || white.kind === 'person') {
+    const mine = mySide(state);
+    return mine ? t('games.vs-person-as', { side: side(mine) }) : t('games.vs-person');
+  }
   if (black.kind === 'engine' && white.kind !== 'engine') return t('games.vs-engine', { level: black.level, side: side('white') });
   if (white.kind === 'engine' && black.kind !== 'engine') return t('games.vs-engine', { level: white.level, side: side('black') });
   return t('games.two-players');
@@ -51,6 +62,8 @@ function stateText(state) {
   if (state.outcome) return outcomeText(state);
   if (state.status === 'aborted') return t('games.aborted');
   if (state.status === 'waiting') return t('games.waiting');
+  const mine = mySide(state);
+  if (mine) return state.turn === mine ? t('games.your-move') : t('games.their-move');
   const mover = state.players[state.turn];
   if (mover.kind === 'engine') return t('games.engine-to-move');
   const other = state.players[state.turn === 'black' ? 'white' : 'black'];

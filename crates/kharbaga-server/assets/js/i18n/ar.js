@@ -195,6 +195,8 @@ export default {
   'games.vs-engine': 'أنت ({side}) ضد المحرّك، المستوى {level}',
   'games.two-players': 'لاعبان أمام هذه الشاشة',
   'games.vs-person': 'ضد شخص في مكان آخر',
+  'games.vs-person-as': 'أنت ({side}) ضد شخص في مكان آخر',
+  'games.their-move': 'الدور على خصمك',
   'games.aborted': 'أُلغيت',
   'games.waiting': 'في انتظار اللاعب المدعوّ',
   'games.your-move': 'دورك في اللعب',

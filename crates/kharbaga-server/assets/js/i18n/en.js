@@ -189,6 +189,8 @@ export default {
   'games.vs-engine': 'You ({side}) against the engine, level {level}',
   'games.two-players': 'Two players at this screen',
   'games.vs-person': 'Against a person elsewhere',
+  'games.vs-person-as': 'You ({side}) against a person elsewhere',
+  'games.their-move': 'Your opponent\u2019s move',
   'games.aborted': 'Called off',
   'games.waiting': 'Waiting for the invited player',
   'games.your-move': 'Your move',

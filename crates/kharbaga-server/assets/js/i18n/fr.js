@@ -188,6 +188,8 @@ export default {
   'games.vs-engine': 'Vous ({side}) contre le moteur, niveau {level}',
   'games.two-players': 'Deux joueurs devant cet écran',
   'games.vs-person': 'Contre une personne ailleurs',
+  'games.vs-person-as': 'Vous ({side}) contre une personne ailleurs',
+  'games.their-move': 'Au tour de votre adversaire',
   'games.aborted': 'Annulée',
   'games.waiting': 'En attente du joueur invité',
   'games.your-move': 'À vous de jouer',
