@@ -2,7 +2,10 @@
 // one the player chose (kept in localStorage), else the first of the browser's languages
 // the page has, else English. Every text the page shows comes from one table per language
 // (i18n/en.js, fr.js, ar.js); the elements of index.html name theirs in data-i18n
-// attributes.
+// attributes. To add a language: a table i18n/<code>.js with every key of en.js (the
+// browser test compares them), its entry in LANGUAGES and in the menu of index.html, the
+// file in the server's list (src/assets.rs), and the rules page docs/rules.<code>.md in
+// the server's RULES.
 
 import en from './i18n/en.js';
 import fr from './i18n/fr.js';
@@ -79,4 +82,6 @@ export function applyLanguage() {
   for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
   for (const el of document.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
   document.title = t('page.title');
+  // The page is shown once it speaks its language (style.css hides it until then).
+  root.dataset.ready = '';
 }
