@@ -402,3 +402,22 @@ async fn a_clock_that_runs_out_ends_the_game_and_watchers_see_it() {
         .await;
     assert_eq!(record["outcome"]["result"], "0-1");
 }
+
+#[tokio::test]
+async fn a_watcher_who_comes_mid_turn_gets_the_clocks_as_they_are_then() {
+    let api = Api::start("people-late-watcher").await;
+    let (black, white) = seated(&api, Some("1+0")).await;
+    play_any(&api, &black).await;
+    play_any(&api, &white).await;
+    // One watcher from the start of Black's turn, another half a second into it.
+    let mut early = Events::open(&api, &black.id).await;
+    assert!(early.next().await["clock"]["black_ms"].as_i64().unwrap() > 59_500);
+    // Waiting here is not synchronisation: the time that passes is what is measured.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let mut late = Events::open(&api, &black.id).await;
+    let left = late.next().await["clock"]["black_ms"].as_i64().unwrap();
+    assert!(
+        left <= 59_500,
+        "the late watcher's clock was read when it came: {left}"
+    );
+}

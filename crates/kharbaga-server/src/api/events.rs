@@ -3,9 +3,9 @@
 //!
 //! A watched game has a channel that holds its latest state as JSON; a watcher that falls
 //! behind skips to the latest. Changes are published while the game is locked, so states
-//! come in the order the changes were made. The first watcher of a game makes its channel
-//! (and, unless a change has filled it meanwhile, fills it from the database); the last one
-//! to go away drops it.
+//! come in the order the changes were made. The first watcher of a game makes its channel,
+//! the last one to go away drops it. A watcher's first state is read when it comes (not
+//! the channel's, made at the last change), so that the clocks in it are read then.
 
 use super::errors::ApiError;
 use super::extract::GameId;
@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::watch;
 
-/// A game's latest state as JSON (none until the first watcher has read it).
+/// A game's latest state as JSON (none until a change since the first watcher came).
 type Latest = Option<Arc<str>>;
 
 /// How long a browser waits before it reconnects after losing the stream.
@@ -52,23 +52,6 @@ impl Watchers {
                 }
                 Err(e) => eprintln!("events: cannot write the state of {}: {e}", state.id),
             }
-        }
-    }
-
-    /// Fills a new channel with the state read from the database, unless a change has
-    /// already put a newer one there.
-    fn fill(&self, state: &GameState) {
-        let Ok(json) = serde_json::to_string(state) else {
-            return;
-        };
-        if let Some(channel) = self.games().get(&state.id) {
-            channel.send_if_modified(|latest| {
-                let empty = latest.is_none();
-                if empty {
-                    *latest = Some(json.into());
-                }
-                empty
-            });
         }
     }
 
@@ -110,14 +93,8 @@ impl Watching {
         self.receiver().borrow_and_update().clone()
     }
 
-    /// The next state: the latest one now if `now` (and there is one), else the next new
-    /// one. `None` once the server stops.
-    async fn next(&mut self, now: bool) -> Option<Arc<str>> {
-        if now {
-            if let Some(json) = self.latest() {
-                return Some(json);
-            }
-        }
+    /// The next new state. `None` once the server stops.
+    async fn next(&mut self) -> Option<Arc<str>> {
         loop {
             self.receiver().changed().await.ok()?;
             if let Some(json) = self.latest() {
@@ -145,19 +122,21 @@ pub(super) async fn events(
     State(app): State<Arc<AppState>>,
     GameId(id): GameId,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    // Watch first, then read: a change made meanwhile is not missed.
-    let mut watching = app.watchers.subscribe(&id);
-    if watching.latest().is_none() {
-        let (row, game) = app.read(&id).await?;
-        app.watchers.fill(&app.state(&row, &game).await);
-    }
-    let states = stream::unfold((watching, true), |(mut watching, first)| async move {
-        let json = watching.next(first).await?;
-        let mut event = Event::default().event("state").data(&*json);
-        if first {
-            event = event.retry(RETRY);
-        }
-        Some((Ok(event), (watching, false)))
+    // Watch first, then read: a change made meanwhile is not missed (at worst it comes
+    // twice).
+    let watching = app.watchers.subscribe(&id);
+    let (row, game) = app.read(&id).await?;
+    let now = serde_json::to_string(&app.state(&row, &game).await)
+        .map_err(|e| ApiError::internal(format!("cannot write the state of {id}: {e}")))?;
+    let first: Option<Arc<str>> = Some(now.into());
+    let states = stream::unfold((watching, first), |(mut watching, first)| async move {
+        let event = match first {
+            Some(json) => Event::default().event("state").data(&*json).retry(RETRY),
+            None => Event::default()
+                .event("state")
+                .data(&*watching.next().await?),
+        };
+        Some((Ok(event), (watching, None)))
     });
     Ok(Sse::new(states).keep_alive(KeepAlive::default()))
 }
