@@ -1,7 +1,7 @@
 //! `kharbaga analyze`: search a position with the engine and print what it finds as the
 //! search deepens, then the best move.
 
-use crate::args::{CliError, EngineArgs, PositionArgs, RulesArgs, TablesDir};
+use crate::args::{BookSwitch, CliError, EngineArgs, PositionArgs, RulesArgs, TablesDir};
 use kharbaga::{Game, Move, Position, Rules};
 use kharbaga_engine::{Engine, Info, Limits, Options, Score};
 use std::io::{self, Write};
@@ -60,6 +60,9 @@ pub struct AnalyzeArgs {
 
     #[command(flatten)]
     tables: TablesDir,
+
+    #[command(flatten)]
+    book: BookSwitch,
 }
 
 /// A score as the commands print it: `+0.35` (men, from the side to move's view),
@@ -157,6 +160,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     }
     let mut engine = Engine::new(Options {
         tables: args.tables.open(&rules)?,
+        book: args.book.book(),
         ..args.engine.options(10)
     });
     let stop = AtomicBool::new(false);
@@ -171,6 +175,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let best = report
         .best
         .expect("the engine finds a move when there is a legal one");
+    if report.book {
+        writeln!(out, "info string book move")?;
+    }
     match report.ponder {
         Some(ponder) => writeln!(out, "bestmove {best} ponder {ponder}")?,
         None => writeln!(out, "bestmove {best}")?,

@@ -2,6 +2,7 @@
 //! resources (`--hash`, `--threads`) and the error type that decides the exit status.
 
 use kharbaga::{Game, Position, Rules, RulesError};
+use kharbaga_engine::book::Book;
 use kharbaga_engine::Options;
 use kharbaga_tablebase::files::default_dir;
 use kharbaga_tablebase::tablebase::Tablebase;
@@ -93,7 +94,23 @@ impl EngineArgs {
             threads: self.threads as usize,
             level,
             tables: None,
+            book: None,
         }
+    }
+}
+
+/// The opening book switch of the commands where the engine plays or analyses.
+#[derive(clap::Args, Debug)]
+pub struct BookSwitch {
+    /// Do not play from the opening book (the engine searches every move)
+    #[arg(long)]
+    no_book: bool,
+}
+
+impl BookSwitch {
+    /// The built-in book, unless it is turned off.
+    pub fn book(&self) -> Option<Arc<Book>> {
+        (!self.no_book).then(|| Arc::new(Book::standard()))
     }
 }
 

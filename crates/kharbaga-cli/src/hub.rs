@@ -9,6 +9,7 @@
 use crate::analyze::{game_after, moves_text};
 use crate::args::{CliError, TablesDir};
 use kharbaga::{Game, Position, Rules, OPTION_KEYS};
+use kharbaga_engine::book::Book;
 use kharbaga_engine::{Engine, Info, Limits, Options, Report, Score};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -107,6 +108,9 @@ fn done_line(report: &Report) -> String {
     };
     if let Some(ponder) = report.ponder {
         line.push_str(&format!(" ponder={ponder}"));
+    }
+    if report.book {
+        line.push_str(" book=yes");
     }
     line
 }
@@ -213,6 +217,7 @@ impl Session {
             // name=tables` chooses another (or none, with an empty value).
             options: Options {
                 tables: TablesDir { tables: None }.open(&rules).ok().flatten(),
+                book: Some(Arc::new(Book::standard())),
                 ..Options::default()
             },
             multipv: 1,
@@ -402,6 +407,13 @@ impl Session {
             "hash" => self.options.hash_mib = number(name, value, 1, 65_536)?,
             "threads" => self.options.threads = number(name, value, 1, 256)?,
             "multipv" => self.multipv = number(name, value, 1, 1000)?,
+            "book" => {
+                self.options.book = match value {
+                    "yes" => Some(Arc::new(Book::standard())),
+                    "no" => None,
+                    _ => return Err(format!("book: expected yes or no, not '{value}'")),
+                }
+            }
             "tables" if value.is_empty() => self.options.tables = None,
             "tables" => {
                 let dir = TablesDir {
@@ -479,10 +491,17 @@ impl Session {
             multipv: 1,
             ..self.limits.clone()
         };
-        let engine = {
+        let mut engine = {
             self.engine();
             self.engine.take().expect("just created")
         };
+        if mode != "think" {
+            // Analysing and pondering search until stopped: no answer from the book.
+            engine.set_options(Options {
+                book: None,
+                ..self.options.clone()
+            });
+        }
         let search = match mode {
             "think" => Search::start(engine, game, think),
             "analyze" => {

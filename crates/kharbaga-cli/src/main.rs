@@ -8,6 +8,7 @@ mod args;
 mod batch;
 mod bench;
 mod board_view;
+mod book;
 mod elo;
 mod hub;
 mod match_cmd;
@@ -42,6 +43,7 @@ enum Command {
     Engine(hub::HubArgs),
     Match(Box<match_cmd::MatchArgs>),
     Bench(bench::BenchArgs),
+    Book(book::BookArgs),
     Serve(serve::ServeArgs),
     Tablebase(tablebase::TablebaseArgs),
     Solve(Box<solve::SolveArgs>),
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => hub::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Tablebase(args) => tablebase::run(&args),
         Command::Solve(args) => solve::run(&args),

@@ -246,6 +246,7 @@ impl EngineSpec {
             threads: self.threads.unwrap_or(default.threads),
             level: self.level.unwrap_or(default.level),
             tables: None,
+            book: None,
         }
     }
 

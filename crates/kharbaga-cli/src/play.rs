@@ -7,7 +7,7 @@
 //! when that is a terminal.
 
 use crate::analyze::{moves_text, score_text};
-use crate::args::{CliError, EngineArgs, RulesArgs, TablesDir};
+use crate::args::{BookSwitch, CliError, EngineArgs, RulesArgs, TablesDir};
 use crate::board_view::{BoardView, Marks};
 use kharbaga::{clock_text, Color, Game, Move, Position, TimeControl};
 use kharbaga_engine::{Engine, Info, Limits, Options, Report, Score};
@@ -97,6 +97,9 @@ pub struct PlayArgs {
 
     #[command(flatten)]
     tables: TablesDir,
+
+    #[command(flatten)]
+    book: BookSwitch,
 }
 
 /// Who sits at a side.
@@ -398,6 +401,18 @@ impl Player for EngineSeat {
             Some(Report {
                 best: Some(mv),
                 score,
+                book: true,
+                ..
+            }) => {
+                console.say(&format!(
+                    "{side} (engine) plays {mv} from the opening book: {}",
+                    verdict_text(score, side),
+                ));
+                Choice::Play(mv)
+            }
+            Some(Report {
+                best: Some(mv),
+                score,
                 depth,
                 time,
                 pv,
@@ -662,6 +677,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     let console = Rc::new(RefCell::new(Console::stdio(use_color(args.no_color))));
     let options = Options {
         tables: args.tables.open(&args.rules.rules()?)?,
+        book: args.book.book(),
         ..args.resources.options(args.level)
     };
     let movetime = args

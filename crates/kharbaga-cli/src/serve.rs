@@ -1,6 +1,6 @@
 //! `kharbaga serve`: the web server with the browser page.
 
-use crate::args::{CliError, TablesDir};
+use crate::args::{BookSwitch, CliError, TablesDir};
 use clap::Args;
 use kharbaga::Rules;
 use std::path::PathBuf;
@@ -77,6 +77,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
 
+    #[command(flatten)]
+    book: BookSwitch,
+
     /// The rules of the tables: a rule set, optionally with ,OPTION=VALUE overrides
     #[arg(long, value_name = "RULES", default_value = "standard")]
     tables_rules: Rules,
@@ -101,6 +104,7 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         max_engine_time: Duration::from_millis(args.max_engine_time),
         read_timeout: Duration::from_secs(args.read_timeout),
         tables,
+        book: args.book.book(),
         abandon_after: (args.abandon_after > 0)
             .then(|| Duration::from_secs(u64::from(args.abandon_after) * 86_400)),
         ..defaults

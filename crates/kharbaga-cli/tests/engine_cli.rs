@@ -58,7 +58,7 @@ const FIRST_MOVES: [&str; 3] = ["d4-e5", "e3-e5", "f4-e5"];
 
 #[test]
 fn analyze_prints_each_depth_then_a_legal_best_move() {
-    let out = ok(run(&["analyze", "--depth", "3"], ""));
+    let out = ok(run(&["analyze", "--depth", "3", "--no-book"], ""));
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("position B:"), "{out}");
     let infos = &lines[1..lines.len() - 1];
@@ -123,7 +123,10 @@ fn analyze_after_moves_and_without_moves() {
         "{out}"
     );
     // Three legal moves and --multipv 2: two lines per depth.
-    let out = ok(run(&["analyze", "--depth", "2", "--multipv", "2"], ""));
+    let out = ok(run(
+        &["analyze", "--depth", "2", "--multipv", "2", "--no-book"],
+        "",
+    ));
     assert_eq!(out.matches(" multipv 1 ").count(), 2, "{out}");
     assert_eq!(out.matches(" multipv 2 ").count(), 2, "{out}");
     assert!(!out.contains(" multipv 3 "), "{out}");
@@ -188,7 +191,11 @@ fn a_person_against_the_engine_with_undo_and_hint() {
         "{out}"
     );
     // After d4-e5 White's only move is f6xd4 (over e5 onto the emptied d4).
-    assert!(out.contains("White (engine) plays f6xd4: "), "{out}");
+    // The position is in the opening book, and the engine says so.
+    assert!(
+        out.contains("White (engine) plays f6xd4 from the opening book: "),
+        "{out}"
+    );
     // Undo takes back the engine's reply and the person's move.
     assert!(
         out.contains("Took back f6xd4 (White) and d4-e5 (Black)."),
@@ -496,4 +503,39 @@ fn bench_playouts_report_speed_and_results() {
     assert!(e.contains("--playouts"), "{e}");
     let e = bad(run(&["bench", "--playouts", "0"], ""));
     assert!(e.contains("--playouts"), "{e}");
+}
+
+#[test]
+fn analyze_and_the_engine_play_from_the_opening_book() {
+    // The start is in the book: its moves come at once with the book's scores, no nodes.
+    let out = ok(run(&["analyze", "--multipv", "3"], ""));
+    assert!(out.contains("\ninfo string book move\n"), "{out}");
+    let infos: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{out}");
+    let mut played: Vec<&str> = infos.iter().map(|l| after(l, "pv").unwrap()).collect();
+    played.sort_unstable();
+    assert_eq!(played, FIRST_MOVES, "{out}");
+    assert!(
+        infos.iter().all(|l| after(l, "nodes") == Some("0")),
+        "{out}"
+    );
+    let best = out
+        .lines()
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap();
+    assert_eq!(after(infos[0], "pv"), Some(best), "{out}");
+    // `book show` lists the same moves, best first.
+    let shown = ok(run(&["book", "show"], ""));
+    assert!(shown.starts_with(&format!("{best} ")), "{shown}");
+    assert_eq!(shown.lines().count(), 3, "{shown}");
+    // Out of the book (another rule set), the engine searches.
+    let out = ok(run(&["analyze", "--rules", "sideways", "--depth", "2"], ""));
+    assert!(!out.contains("book"), "{out}");
+    let shown = ok(run(&["book", "show", "--position", "B:Ba1:Wi9"], ""));
+    assert_eq!(shown, "not in the book\n");
 }

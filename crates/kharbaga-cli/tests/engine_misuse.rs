@@ -38,11 +38,14 @@ impl Engine {
                 }
             }
         });
-        Engine {
+        let mut engine = Engine {
             input: child.stdin.take(),
             child,
             lines,
-        }
+        };
+        // Searches of the start must search, not answer from the opening book at once.
+        engine.send("set-param name=book value=no");
+        engine
     }
 
     fn send_bytes(&mut self, bytes: &[u8]) {

@@ -113,6 +113,14 @@ fn a_search_from_identification_to_done() {
     assert_eq!(s.next(), "ready");
     s.send("pos start");
     s.send("level depth=3");
+    // The start is in the opening book: the move comes from it, marked so.
+    s.send("go think");
+    let done = s.until("done").pop().unwrap();
+    assert!(done.ends_with(" book=yes"), "{done}");
+    assert!(FIRST_MOVES.contains(&field(&done, "move").unwrap().as_str()));
+    s.send("set-param name=book value=maybe");
+    assert!(s.next().starts_with("error"));
+    s.send("set-param name=book value=no");
     s.send("go think");
     let lines = s.until("done");
     let (done, infos) = lines.split_last().unwrap();

@@ -7,6 +7,7 @@
 
 pub mod baseline;
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod level;
 pub mod order;
@@ -84,6 +85,8 @@ pub struct Options {
     /// Endgame tables to probe (at level 10 only: lower levels play their endgames by
     /// search too).
     pub tables: Option<Arc<Tablebase>>,
+    /// The opening book to play from while the game is in it (`None`: no book).
+    pub book: Option<Arc<book::Book>>,
 }
 
 impl Default for Options {
@@ -93,6 +96,7 @@ impl Default for Options {
             threads: 1,
             level: 10,
             tables: None,
+            book: None,
         }
     }
 }
@@ -133,6 +137,9 @@ pub struct Report {
     pub pv: Vec<Move>,
     /// Time spent.
     pub time: Duration,
+    /// Whether the move came from the opening book (no search: the score and depth are
+    /// the book's).
+    pub book: bool,
 }
 
 /// A search engine: its transposition table and settings persist between searches.
@@ -229,7 +236,11 @@ impl Engine {
                 nodes: 0,
                 pv: Vec::new(),
                 time: clock.elapsed(),
+                book: false,
             };
+        }
+        if let Some(report) = self.book_move(game, limits, &clock, on_info) {
+            return report;
         }
         let tables = self.tables(&rules);
         if let Some(tb) = tables.as_deref() {
@@ -333,7 +344,43 @@ impl Engine {
             nodes: shared.nodes.load(Ordering::Relaxed),
             pv: rm.pv.clone(),
             time: shared.clock.elapsed(),
+            book: false,
         }
+    }
+
+    /// The book's move in `game`, if the engine has a book and the position is in it; its
+    /// best moves are reported as lines, up to `limits.multipv`.
+    fn book_move(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        clock: &time::Clock,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Option<Report> {
+        let book = self.options.book.clone()?;
+        let chosen = book.choose(game, self.options.level, &mut self.rng)?;
+        let moves = book.moves(game.rules(), game.position())?;
+        for (i, m) in moves.iter().take(limits.multipv.max(1)).enumerate() {
+            on_info(&Info {
+                depth: m.depth,
+                seldepth: m.depth,
+                multipv: i + 1,
+                score: m.score,
+                nodes: 0,
+                time: clock.elapsed(),
+                pv: vec![m.mv],
+            });
+        }
+        Some(Report {
+            best: Some(chosen.mv),
+            ponder: None,
+            score: chosen.score,
+            depth: chosen.depth,
+            nodes: 0,
+            pv: vec![chosen.mv],
+            time: clock.elapsed(),
+            book: true,
+        })
     }
 
     /// The endgame tables this engine probes under `rules`: those of its options, at level

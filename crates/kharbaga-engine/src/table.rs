@@ -76,6 +76,7 @@ pub(crate) fn root(
         nodes: 0,
         pv,
         time: clock.elapsed(),
+        book: false,
     })
 }
 

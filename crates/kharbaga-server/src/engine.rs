@@ -6,6 +6,7 @@
 
 use crate::tables::Tables;
 use kharbaga::Game;
+use kharbaga_engine::book::Book;
 use kharbaga_engine::{Engine, Limits, Options, Report};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -52,6 +53,7 @@ pub(crate) struct EnginePool {
     max_waiting: usize,
     hash_mib: usize,
     tables: Arc<Tables>,
+    book: Option<Arc<Book>>,
 }
 
 impl EnginePool {
@@ -69,7 +71,13 @@ impl EnginePool {
             max_waiting,
             hash_mib: hash_mib.max(1),
             tables,
+            book: None,
         }
+    }
+
+    /// The pool with an opening book for its searches.
+    pub fn with_book(self, book: Option<Arc<Book>>) -> EnginePool {
+        EnginePool { book, ..self }
     }
 
     /// Searches the current position of `game` at `level` for `movetime`, waiting first for
@@ -124,6 +132,7 @@ impl EnginePool {
             threads: 1,
             level,
             tables: self.tables.for_rules(game.rules()),
+            book: self.book.clone(),
         };
         let limits = Limits {
             movetime: Some(movetime),

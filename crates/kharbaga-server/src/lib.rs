@@ -18,6 +18,7 @@ mod security;
 mod store;
 mod tables;
 
+use kharbaga_engine::book::Book;
 use kharbaga_tablebase::tablebase::Tablebase;
 pub use logging::init_logging;
 use std::fmt;
@@ -64,6 +65,9 @@ pub struct Config {
     /// state shows their values, in games whose rules have the tables' moves (the same
     /// [`kharbaga_tablebase::files::rules_key`]).
     pub tables: Option<Arc<Tablebase>>,
+    /// The opening book the engine plays from (none by default; `kharbaga serve` gives
+    /// the built-in one unless `--no-book`).
+    pub book: Option<Arc<Book>>,
     /// Unfinished games nobody has changed for this long are deleted (looked for at the
     /// start and every hour); `None` keeps them for ever. 30 days by default.
     pub abandon_after: Option<Duration>,
@@ -85,6 +89,7 @@ impl Default for Config {
             max_games_per_minute: 30,
             allowed_hosts: Vec::new(),
             tables: None,
+            book: None,
             abandon_after: Some(Duration::from_secs(30 * 86_400)),
         }
     }

@@ -719,3 +719,44 @@ async fn the_pages_and_their_files() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(ctype.starts_with("text/html"));
 }
+
+#[tokio::test]
+async fn with_the_opening_book_the_engine_plays_book_moves_and_says_so() {
+    let config = kharbaga_server::Config {
+        book: Some(std::sync::Arc::new(kharbaga_engine::book::Book::standard())),
+        ..test_config(common::fresh_dir("book"))
+    };
+    let api = Api::start_with(config).await;
+    let g = api
+        .create(json!({"black": {"kind": "engine", "level": 10}, "white": {"kind": "human"}}))
+        .await;
+    let legal = moves_of(&g.state);
+    let path = format!("/api/games/{}/engine", g.id);
+    let (status, v) = api
+        .post(
+            &path,
+            Some(&g.token),
+            json!({"movetime_ms": 5000, "ply": 0}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let search = &v["search"];
+    assert_eq!(search["book"], true, "{v}");
+    assert_eq!(search["nodes"], 0, "{v}");
+    let best = search["best"].as_str().unwrap().to_string();
+    assert!(legal.contains(&best), "{best} in {legal:?}");
+    // Out of the book (a position string no opening reaches), the engine searches.
+    let g = api
+        .create(json!({
+            "black": {"kind": "engine", "level": 10},
+            "white": {"kind": "human"},
+            "position": "B:Ba1,c1:Wg9,i9"
+        }))
+        .await;
+    let path = format!("/api/games/{}/engine", g.id);
+    let (status, v) = api
+        .post(&path, Some(&g.token), json!({"movetime_ms": 50, "ply": 0}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["search"]["book"], false, "{v}");
+}

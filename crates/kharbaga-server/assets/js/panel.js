@@ -141,7 +141,9 @@ function renderHint() {
   const meta = document.createElement('div');
   meta.textContent = sc.plain
     ? t('hint.tables', { text: sc.plain })
-    : t('hint.eval', { text: sc.text, depth: r.depth, nodes: r.nodes.toLocaleString() });
+    : r.book
+      ? t('hint.book', { text: sc.text })
+      : t('hint.eval', { text: sc.text, depth: r.depth, nodes: r.nodes.toLocaleString() });
   box.append(labelled('hint.best', r.best || '\u2014', 'code'), line, meta);
 }
 
@@ -167,6 +169,12 @@ function renderInfo() {
   if (!owner()) {
     const d = document.createElement('div');
     d.textContent = t('info.watching');
+    info.append(d);
+  }
+  if (ui.search && ui.search.search.book && ui.search.ply === g.ply - 1 && ui.hintFor !== g.ply) {
+    const d = document.createElement('div');
+    d.id = 'book-note';
+    d.textContent = t('info.book', { move: ui.search.search.best });
     info.append(d);
   }
   const shown = ui.view === g.ply ? g.position : g.history[ui.view - 1] ? g.history[ui.view - 1].position : g.start;

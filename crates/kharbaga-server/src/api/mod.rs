@@ -78,7 +78,8 @@ impl AppState {
                 config.max_waiting_searches,
                 config.engine_hash_mib,
                 Arc::clone(&tables),
-            ),
+            )
+            .with_book(config.book.clone()),
             tables,
             quota: quota::Quota::new(config.max_games_per_minute),
             config,

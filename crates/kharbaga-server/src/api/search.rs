@@ -46,6 +46,8 @@ pub(super) struct SearchJson {
     nodes: u64,
     pv: Vec<String>,
     time_ms: u128,
+    /// Whether the move came from the opening book (then `depth` is the book's).
+    book: bool,
 }
 
 impl SearchJson {
@@ -70,6 +72,7 @@ impl SearchJson {
             nodes: report.nodes,
             pv: report.pv.iter().map(Move::to_string).collect(),
             time_ms: report.time.as_millis(),
+            book: report.book,
         }
     }
 }

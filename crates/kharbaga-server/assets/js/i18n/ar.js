@@ -77,6 +77,8 @@ export default {
   'hint.best': 'أفضل نقلة:',
   'hint.line': 'التتابع المتوقَّع: {line}',
   'hint.tables': 'حسب جداول النهايات: {text}',
+  'hint.book': 'التقييم للأسود {text} \u00b7 من كتاب الافتتاحيات',
+  'info.book': 'لعب المحرك {move} من كتاب الافتتاحيات.',
   'hint.eval': 'التقييم للأسود {text} \u00b7 العمق {depth} \u00b7 {nodes} وضعية',
 
   'info.rules': 'القواعد:',

@@ -71,6 +71,8 @@ export default {
   'hint.best': 'Best move:',
   'hint.line': 'Expected line: {line}',
   'hint.tables': 'From the endgame tables: {text}',
+  'hint.book': 'Evaluation for Black {text} \u00b7 from the opening book',
+  'info.book': 'The engine played {move} from its opening book.',
   'hint.eval': 'Evaluation for Black {text} \u00b7 depth {depth} \u00b7 {nodes} nodes',
 
   'info.rules': 'Rules:',

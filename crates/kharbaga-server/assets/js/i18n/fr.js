@@ -70,6 +70,8 @@ export default {
   'hint.best': 'Meilleur coup :',
   'hint.line': 'Suite attendue : {line}',
   'hint.tables': 'D\u2019après les tables de finales : {text}',
+  'hint.book': 'Évaluation pour Noir {text} \u00b7 selon le répertoire d\u2019ouvertures',
+  'info.book': 'Le moteur a joué {move} depuis son répertoire d\u2019ouvertures.',
   'hint.eval': 'Évaluation pour Noir {text} \u00b7 profondeur {depth} \u00b7 {nodes} nœuds',
 
   'info.rules': 'Règles :',
