@@ -18,6 +18,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod selfplay;
+pub mod slots;
 mod table;
 mod threads;
 pub mod time;

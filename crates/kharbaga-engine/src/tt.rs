@@ -2,6 +2,7 @@
 //! (the key xored with the data, and the data), so that threads share it without locks: a
 //! torn write from two threads makes the key check fail instead of returning wrong data.
 
+use crate::slots::{Slots, Zeroable};
 use kharbaga::{Move, Point};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -65,11 +66,14 @@ struct Entry {
     data: AtomicU64,
 }
 
+// SAFETY: two atomics; all zero is the empty entry.
+unsafe impl Zeroable for Entry {}
+
 const BUCKET: usize = 4;
 
 /// A shared, lock-free transposition table.
 pub struct Table {
-    entries: Vec<Entry>,
+    entries: Slots<Entry>,
     buckets: usize,
     generation: AtomicU64,
 }
@@ -109,14 +113,8 @@ impl Table {
         } else {
             wanted.next_power_of_two() / 2
         };
-        let entries = (0..buckets * BUCKET)
-            .map(|_| Entry {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
         Table {
-            entries,
+            entries: Slots::new(buckets * BUCKET),
             buckets,
             generation: AtomicU64::new(0),
         }
@@ -129,7 +127,7 @@ impl Table {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for e in &self.entries {
+        for e in self.entries.iter() {
             e.check.store(0, Ordering::Relaxed);
             e.data.store(0, Ordering::Relaxed);
         }

@@ -13,6 +13,7 @@
 //! of a position above them on the search path are never stored (see [`crate::dfpn`]).
 
 use kharbaga::Color;
+use kharbaga_engine::slots::{Slots, Zeroable};
 
 /// "Infinite" proof and disproof numbers: a solved node has one of them at 0 and the other
 /// here. Sums saturate here.
@@ -37,6 +38,9 @@ pub struct Entry {
     pub aux: u16,
 }
 
+// SAFETY: plain integers: all zero is the empty entry.
+unsafe impl Zeroable for Entry {}
+
 impl Entry {
     /// How much the entry is worth keeping: solved entries before open ones (a proof is
     /// written from them), then by work.
@@ -58,119 +62,10 @@ impl Entry {
 
 /// The table: a power-of-two number of entries in buckets of four.
 pub struct Tt {
-    entries: Slots,
+    entries: Slots<Entry>,
     mask: usize,
     stores: u64,
 }
-
-/// The entries' memory: zeroed pages mapped from the system on first touch (an all-zero
-/// entry is an empty slot, so nothing is written before use), aligned to 2 MiB and marked
-/// for huge pages where the system has them: the search's time goes mostly into waiting for
-/// table lines, and huge pages save most of the address translation misses.
-struct Slots {
-    ptr: std::ptr::NonNull<Entry>,
-    len: usize,
-    /// The mapping (or allocation) to give back, and its size.
-    base: *mut u8,
-    size: usize,
-}
-
-const HUGE_PAGE: usize = 2 << 20;
-
-impl Slots {
-    fn new(len: usize) -> Slots {
-        let bytes = len * std::mem::size_of::<Entry>();
-        let size = bytes + HUGE_PAGE;
-        let base = Slots::map(size);
-        let offset = base.align_offset(HUGE_PAGE);
-        // SAFETY: `offset < HUGE_PAGE`, so the entries lie inside the mapping of `size`
-        // bytes; zeroed memory is a valid `Entry` (plain integers).
-        let start = unsafe { base.add(offset) };
-        #[cfg(target_os = "linux")]
-        // SAFETY: advice on memory this table owns; failure only means no huge pages.
-        unsafe {
-            libc::madvise(start.cast(), bytes, libc::MADV_HUGEPAGE);
-        }
-        let ptr = std::ptr::NonNull::new(start.cast::<Entry>()).expect("mapped memory");
-        Slots {
-            ptr,
-            len,
-            base,
-            size,
-        }
-    }
-
-    /// `size` zeroed bytes: an anonymous mapping on Linux, the allocator elsewhere.
-    fn map(size: usize) -> *mut u8 {
-        #[cfg(target_os = "linux")]
-        {
-            // SAFETY: a fresh private anonymous mapping; the result is checked.
-            let p = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    size,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                    -1,
-                    0,
-                )
-            };
-            assert!(
-                p != libc::MAP_FAILED,
-                "cannot map {size} bytes for the table"
-            );
-            p.cast()
-        }
-        #[cfg(not(target_os = "linux"))]
-        {
-            let layout = Slots::layout(size);
-            // SAFETY: a non-zero size.
-            let p = unsafe { std::alloc::alloc_zeroed(layout) };
-            if p.is_null() {
-                std::alloc::handle_alloc_error(layout);
-            }
-            p
-        }
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn layout(size: usize) -> std::alloc::Layout {
-        std::alloc::Layout::from_size_align(size, 64).expect("a table size that fits in memory")
-    }
-}
-
-impl std::ops::Deref for Slots {
-    type Target = [Entry];
-    fn deref(&self) -> &[Entry] {
-        // SAFETY: `ptr` points to `len` initialised entries owned by `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Slots {
-    fn deref_mut(&mut self) -> &mut [Entry] {
-        // SAFETY: as for `deref`, and `&mut self` gives exclusive access.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Slots {
-    fn drop(&mut self) {
-        #[cfg(target_os = "linux")]
-        // SAFETY: the mapping made in `Slots::map` with this size.
-        unsafe {
-            libc::munmap(self.base.cast(), self.size);
-        }
-        #[cfg(not(target_os = "linux"))]
-        // SAFETY: allocated in `Slots::map` with this very layout.
-        unsafe {
-            std::alloc::dealloc(self.base, Slots::layout(self.size))
-        }
-    }
-}
-
-// SAFETY: `Slots` owns its memory like a `Box<[Entry]>`.
-unsafe impl Send for Slots {}
 
 const BUCKET: usize = 4;
 
