@@ -453,18 +453,16 @@ fn bench_playouts_report_speed_and_results() {
             .unwrap_or_else(|| panic!("no {prefix:?} line in {out}"))
             .to_string()
     };
-    let out = ok(run(
-        &[
-            "bench",
-            "--playouts",
-            "2000",
-            "--rules",
-            "ludii",
-            "--seed",
-            "3",
-        ],
-        "",
-    ));
+    let args = [
+        "bench",
+        "--playouts",
+        "2000",
+        "--rules",
+        "ludii",
+        "--seed",
+        "3",
+    ];
+    let out = ok(run(&args, ""));
     assert_eq!(field(&out, "playouts "), "2000");
     assert!(field(&out, "threads 1 ").contains("games/s "), "{out}");
     // The shares of the results add up to 100%.
@@ -485,18 +483,7 @@ fn bench_playouts_report_speed_and_results() {
         .unwrap();
     assert!((180.0..205.0).contains(&mean), "{out}");
     // A seed repeats its games exactly.
-    let again = ok(run(
-        &[
-            "bench",
-            "--playouts",
-            "2000",
-            "--rules",
-            "ludii",
-            "--seed",
-            "3",
-        ],
-        "",
-    ));
+    let again = ok(run(&args, ""));
     assert_eq!(field(&again, "results "), results);
     assert_eq!(field(&again, "plies mean "), field(&out, "plies mean "));
     let e = bad(run(&["bench", "--rules", "ludii"], ""));

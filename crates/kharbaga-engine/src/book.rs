@@ -171,7 +171,7 @@ impl Book {
         positions.sort_by(|a, b| a.0.cmp(&b.0));
         for (fen, moves) in positions {
             for m in moves {
-                let _ = writeln!(out, "{fen}\t{}\t{}\t{}", m.mv, score_text(m.score), m.depth);
+                let _ = writeln!(out, "{fen}\t{}\t{}\t{}", m.mv, m.score, m.depth);
             }
         }
         out
@@ -206,19 +206,6 @@ impl Book {
 
 fn clamp_ordinal(score: Score) -> i32 {
     score.ordinal().clamp(i32::MIN as i64, i32::MAX as i64) as i32
-}
-
-/// A score as the book writes it: `+0.35`, `win 7`, `loss 4`.
-fn score_text(score: Score) -> String {
-    match score {
-        Score::Centi(c) => format!(
-            "{}{}.{:02}",
-            if c < 0 { '-' } else { '+' },
-            c.abs() / 100,
-            c.abs() % 100
-        ),
-        other => other.to_string(),
-    }
 }
 
 fn parse_score(text: &str) -> Option<Score> {
@@ -371,7 +358,8 @@ mod tests {
             ("loss 12", Score::LossIn(12)),
         ] {
             assert_eq!(parse_score(text), Some(score), "{text}");
-            assert_eq!(score_text(score), text);
+            // The book writes scores as `Score` displays them.
+            assert_eq!(score.to_string(), text);
         }
         for bad in ["0.35", "+1.2", "+1.234", "win", "win -3", "+a.00", ""] {
             assert_eq!(parse_score(bad), None, "{bad}");
