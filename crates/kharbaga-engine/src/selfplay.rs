@@ -221,8 +221,9 @@ pub fn random_openings(rules: &Rules, plies: usize, count: usize, seed: u64) -> 
 /// - `random[:SEED]`, `greedy[:SEED]`: the baseline players;
 /// - `engine[:KEY=VALUE,...]`: the engine, with keys `level` (1-10), `depth`, `nodes`,
 ///   `movetime` (ms per move), `threads`, `hash` (MiB), the search switches `lmr`,
-///   `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a feature index whose weights are set to 0; repeatable) and `weights` (a file as read by
-///   [`crate::eval::Weights::parse`]).
+///   `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a feature index whose weights are set to 0; repeatable), `weights` (a file as read by
+///   [`crate::eval::Weights::parse`]), `tables` (a table directory, with `tables-rules`) and
+///   `book` (`yes`: play from the built-in opening book; default `no`).
 pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
     let (kind, args) = spec.split_once(':').unwrap_or((spec, ""));
     let seed = || -> Result<u64, String> {
@@ -271,6 +272,13 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
                         weights.0[f] = [0, 0];
                     }
                     "tables" => tables_dir = Some(value.to_string()),
+                    "book" => {
+                        options.book = match value {
+                            "yes" => Some(std::sync::Arc::new(crate::book::Book::standard())),
+                            "no" => None,
+                            _ => return Err(format!("book: expected yes or no, not '{value}'")),
+                        }
+                    }
                     // Rules with overrides are written with `+` for `,` in a spec.
                     "tables-rules" => {
                         tables_rules = value
@@ -371,5 +379,29 @@ mod tests {
             panic!("ended by the rules: {end:?}");
         };
         assert_eq!(game.outcome(), Some(outcome));
+    }
+
+    #[test]
+    fn an_engine_player_with_book_yes_plays_the_book_move() {
+        let book = crate::book::Book::standard();
+        let mut with_book = player_from_spec("engine:depth=1,book=yes").unwrap();
+        let mut without = player_from_spec("engine:depth=1,book=no").unwrap();
+        let mut differ = 0;
+        for game in crate::book::book_positions(Rules::standard(), 3) {
+            let mut rng = crate::rng::Rng::new(1);
+            let Some(expected) = book.choose(&game, 10, &mut rng) else {
+                continue;
+            };
+            assert_eq!(with_book.choose(&game).unwrap(), expected.mv);
+            if without.choose(&game).unwrap() != expected.mv {
+                differ += 1;
+            }
+        }
+        // The test means something only where a 1-ply search would play another move.
+        assert!(differ > 0);
+        assert!(player_from_spec("engine:book=maybe")
+            .err()
+            .unwrap()
+            .contains("book: expected yes or no, not 'maybe'"));
     }
 }

@@ -134,6 +134,10 @@ impl External {
         ] {
             process.send(&format!("set-param name={name} value={value}"))?;
         }
+        if let Some(book) = self.spec.book {
+            let value = if book { "yes" } else { "no" };
+            process.send(&format!("set-param name=book value={value}"))?;
+        }
         process.send("init")?;
         process.expect("ready", STARTUP_TIME)?;
         self.running = Some(process);

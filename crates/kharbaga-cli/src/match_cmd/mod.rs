@@ -28,7 +28,8 @@ use tally::Tally;
 /// Each player is `random` (a random legal move), `greedy` (the move that wins the most
 /// material at once), or engine settings KEY=VALUE,... with the keys level (1-10, default
 /// 10), movetime (milliseconds a move), depth, nodes, hash (MiB, default 16), threads and
-/// tables (an endgame table directory; none by default); an engine given none of movetime,
+/// tables (an endgame table directory; none by default) and book (yes or no: play from the
+/// built-in opening book; no by default); an engine given none of movetime,
 /// depth and nodes thinks --movetime milliseconds a move. For
 /// experiments the engine's search switches and weights are accepted too (lmr,
 /// aspiration, forced, ttcut, history, zero, weights: see the engine's player_from_spec),
@@ -36,7 +37,7 @@ use tally::Tally;
 ///
 /// With --first-cmd or --second-cmd that player is an external program spoken to with the
 /// engine protocol (docs/protocol.md): its settings are sent as the parameters level, hash
-/// and threads and the limits as `level`.
+/// and threads (and book when given) and the limits as `level`.
 ///
 /// The openings are the positions a few plies from the start that a short search finds
 /// balanced, in a shuffled order; each is played twice, the first player taking Black, then

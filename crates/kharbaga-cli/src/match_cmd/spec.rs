@@ -28,6 +28,9 @@ pub(super) struct EngineSpec {
     pub(super) experiments: Vec<String>,
     /// The endgame tables' directory.
     pub(super) tables: Option<String>,
+    /// Whether to play from the opening book (`None`: not said; an engine in this process
+    /// then plays without it, an external program as it does by default).
+    pub(super) book: Option<bool>,
 }
 
 /// The engine's settings for experiments (see `kharbaga_engine::selfplay::player_from_spec`).
@@ -82,13 +85,20 @@ impl std::str::FromStr for PlayerSpec {
                 "hash" => spec.hash = Some(read(key, value, 1, 65_536)?),
                 "threads" => spec.threads = Some(read(key, value, 1, 256)?),
                 "tables" => spec.tables = Some(value.to_string()),
+                "book" => {
+                    spec.book = Some(match value {
+                        "yes" => true,
+                        "no" => false,
+                        _ => return Err(format!("book must be yes or no, not '{value}'")),
+                    })
+                }
                 _ if EXPERIMENT_KEYS.contains(&key) => {
                     spec.experiments.push(format!("{key}={value}"))
                 }
                 _ => {
                     return Err(format!(
                     "unknown engine setting '{key}' (level, movetime, depth, nodes, hash, threads, \
-                     tables, or for experiments {})",
+                     tables, book, or for experiments {})",
                     EXPERIMENT_KEYS.join(", ")
                 ))
                 }
@@ -160,6 +170,9 @@ impl EngineSpec {
                 rules.to_string().replace(',', "+")
             ));
         }
+        if self.book == Some(true) {
+            items.push("book=yes".to_string());
+        }
         format!("engine:{}", items.join(","))
     }
 }
@@ -203,7 +216,21 @@ mod tests {
             spec.engine_spec(100, &Rules::standard()),
             "engine:level=9,hash=16,threads=1,movetime=100,lmr=0,history=1"
         );
+        // The book is off unless asked for.
+        let PlayerSpec::Engine(spec) = "book=yes,level=9".parse().unwrap() else {
+            panic!("an engine");
+        };
+        assert_eq!(spec.book, Some(true));
+        assert_eq!(
+            spec.engine_spec(100, &Rules::standard()),
+            "engine:level=9,hash=16,threads=1,movetime=100,book=yes"
+        );
+        assert!(kharbaga_engine::selfplay::player_from_spec(
+            &spec.engine_spec(100, &Rules::standard())
+        )
+        .is_ok());
         for (bad, why) in [
+            ("book=maybe", "book must be yes or no, not 'maybe'"),
             ("level=11", "level must be a whole number from 1 to 10"),
             ("speed=3", "unknown engine setting 'speed'"),
             ("fast", "'fast' is not KEY=VALUE"),
