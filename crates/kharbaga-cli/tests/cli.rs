@@ -494,6 +494,25 @@ fn tablebase_generate_probe_and_resume() {
         "{}",
         stdout(&verify)
     );
+    // One pair only: its two slices, nothing else.
+    let one = run(
+        &["tablebase", "verify", "--dir", d, "--slice", "1m0k-0m1k"],
+        "",
+    );
+    assert!(one.status.success(), "{}", stderr(&one));
+    let text = stdout(&one);
+    let checked: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(" ok: ").map(|(s, _)| s))
+        .collect();
+    assert_eq!(checked, ["0m1k-1m0k", "1m0k-0m1k"], "{text}");
+    // A slice with no file is named.
+    let none = run(
+        &["tablebase", "verify", "--dir", d, "--slice", "3m0k-0m1k"],
+        "",
+    );
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("3m0k-0m1k"), "{}", stderr(&none));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -47,19 +47,25 @@ pub fn slices_in(dir: &Path) -> std::io::Result<Vec<SliceId>> {
     Ok(out)
 }
 
-/// Verifies every table in `dir`, one pair at a time, calling `each` after every slice.
-/// A missing dependency or an unreadable file is an error; wrong values are reported in the
-/// checks.
+/// Verifies every table in `dir` (or only the pairs of the slices in `only`, when it is not
+/// empty), one pair at a time, calling `each` after every slice. A missing dependency, a
+/// slice of `only` with no file, or an unreadable file is an error; wrong values are
+/// reported in the checks.
 pub fn verify_dir(
     dir: &Path,
     rules: &Rules,
+    only: &[SliceId],
     each: &mut dyn FnMut(&SliceCheck),
 ) -> Result<Vec<SliceCheck>, BuildError> {
     let slices = slices_in(dir).map_err(|e| BuildError::Io(dir.to_path_buf(), e))?;
+    if let Some(&s) = only.iter().find(|s| !slices.contains(s)) {
+        return Err(BuildError::MissingDependency(s, table_path(dir, s)));
+    }
     let mut memory = MemoryTables::new();
     let mut out = Vec::new();
     let mut pairs: Vec<SliceId> = slices.iter().map(|s| s.pair()).collect();
     pairs.dedup();
+    pairs.retain(|p| only.is_empty() || only.iter().any(|s| s.pair() == *p));
     for pair in pairs {
         let members: Vec<SliceId> = slices
             .iter()

@@ -2,6 +2,7 @@
 
 use super::tables_dir;
 use crate::args::{CliError, RulesArgs};
+use kharbaga_tablebase::slice::SliceId;
 use kharbaga_tablebase::verify::{verify_dir, SliceCheck};
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,6 +23,11 @@ pub struct VerifyArgs {
     /// The directory of the table files (default: ~/.local/share/kharbaga/tables/RULES)
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
+
+    /// Only this slice and its pair (NAME like 2m1k-0m1k; repeatable); by default every
+    /// slice in the directory
+    #[arg(long, value_name = "NAME")]
+    slice: Vec<SliceId>,
 }
 
 /// Runs the command.
@@ -48,7 +54,8 @@ pub fn run(args: &VerifyArgs) -> Result<(), CliError> {
             failure.get_or_insert(e);
         }
     };
-    let checks = verify_dir(&dir, &rules, &mut each).map_err(|e| CliError::Input(e.to_string()))?;
+    let checks = verify_dir(&dir, &rules, &args.slice, &mut each)
+        .map_err(|e| CliError::Input(e.to_string()))?;
     if let Some(e) = failure {
         return Err(e.into());
     }
