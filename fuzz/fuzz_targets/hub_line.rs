@@ -2,7 +2,7 @@
 //! panics; a line read, written again with `quote`, reads as the same line (when no value
 //! holds a double quote, which `quote` turns into a single one); the position and rules a
 //! `pos` or `set-param` line names are read as the command loop reads them. No search is
-//! run (the command loop itself lives in the `kharbaga` binary).
+//! run (`hub_session` fuzzes the command loop with whole sessions).
 #![no_main]
 
 use kharbaga::{Game, Position, Rules};

@@ -2,7 +2,7 @@
 //! search deepens, then the best move.
 
 use crate::args::{BookSwitch, CliError, EngineArgs, PositionArgs, RulesArgs, TablesDir};
-use kharbaga::{Game, Move, Position, Rules};
+pub use kharbaga_engine::protocol::{game_after, moves_text};
 use kharbaga_engine::{Engine, Info, Limits, Options, Score};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -85,15 +85,6 @@ fn sign(c: i32) -> char {
     }
 }
 
-/// Moves in notation separated by spaces.
-pub fn moves_text(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(Move::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Nodes per second (0 before any time has passed).
 pub fn nps(nodes: u64, time: Duration) -> u64 {
     let secs = time.as_secs_f64();
@@ -102,17 +93,6 @@ pub fn nps(nodes: u64, time: Duration) -> u64 {
     } else {
         0
     }
-}
-
-/// The game after playing `moves` (notation separated by spaces) from `start`; an error
-/// names the move by its number and says why it cannot be played.
-pub fn game_after(rules: Rules, start: Position, moves: &str) -> Result<Game, String> {
-    let mut game = Game::from_position(rules, start);
-    for (i, text) in moves.split_whitespace().enumerate() {
-        game.play_str(text)
-            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
-    }
-    Ok(game)
 }
 
 /// One `info` line.
@@ -200,13 +180,7 @@ mod tests {
     }
 
     #[test]
-    fn moves_are_numbered_in_errors() {
-        let rules = Rules::standard();
-        let game = game_after(rules, Position::start(), " d4-e5  f6xd4 ").unwrap();
-        assert_eq!(game.moves().len(), 2);
-        // After d4-e5 White must capture: f6-e5 is not a legal second move.
-        let e = game_after(rules, Position::start(), "d4-e5 f6-e5").unwrap_err();
-        assert!(e.starts_with("move 2 (f6-e5): "), "{e}");
+    fn nodes_per_second() {
         assert_eq!(nps(1000, Duration::from_millis(500)), 2000);
         assert_eq!(nps(1000, Duration::ZERO), 0);
     }

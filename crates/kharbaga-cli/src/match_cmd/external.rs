@@ -2,8 +2,8 @@
 
 use super::spec::EngineSpec;
 use crate::analyze::moves_text;
-use crate::hub::{quote, Line};
 use kharbaga::{Game, Move, Rules};
+use kharbaga_engine::protocol::{quote, Line};
 use kharbaga_engine::selfplay::{Failure, FailureKind, Player};
 use kharbaga_engine::Limits;
 use std::io::{BufRead, BufReader, Write};

@@ -1,7 +1,6 @@
-//! The line syntax of the engine protocol (`kharbaga engine`, modelled on the Hub protocol
-//! of the Scan draughts engine; see docs/protocol.md): a command word and arguments
-//! `name=value`, `name="a quoted value"` or a bare flag. Reading a line is kept apart from
-//! the command loop so that it can be tested and fuzzed alone.
+//! The line syntax of the engine protocol: a command word and arguments `name=value`,
+//! `name="a quoted value"` or a bare flag. Reading a line is kept apart from the command
+//! loop so that it can be tested and fuzzed alone.
 
 /// One protocol line: a command word and its arguments, each a name with an optional value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,5 +72,62 @@ pub fn quote(value: &str) -> String {
         format!("\"{}\"", value.replace('"', "'"))
     } else {
         value.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &Line) -> Vec<(&str, Option<&str>)> {
+        line.args
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_deref()))
+            .collect()
+    }
+
+    #[test]
+    fn lines_are_read_with_flags_values_and_quotes() {
+        let line = Line::parse("  pos pos=W:Bc3:Wd4 moves=\"d4xb2 \" start  x= ")
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.command, "pos");
+        assert_eq!(
+            args(&line),
+            [
+                ("pos", Some("W:Bc3:Wd4")),
+                ("moves", Some("d4xb2 ")),
+                ("start", None),
+                ("x", Some("")),
+            ]
+        );
+        assert_eq!(line.get("start"), Some(""));
+        assert_eq!(line.get("moves"), Some("d4xb2 "));
+        assert_eq!(line.get("nothing"), None);
+        let line = Line::parse("set-param name=rules value=\"standard,removal=immediate\"")
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.get("value"), Some("standard,removal=immediate"));
+        assert_eq!(Line::parse("   ").unwrap(), None);
+        let e = Line::parse("pos moves=\"d4-e5").unwrap_err();
+        assert!(e.contains("'moves' has no closing quote"), "{e}");
+        let e = Line::parse("level =3").unwrap_err();
+        assert!(e.contains("without a name"), "{e}");
+    }
+
+    #[test]
+    fn values_are_quoted_when_needed() {
+        assert_eq!(quote("d4-e5"), "d4-e5");
+        assert_eq!(quote("d4-e5 f6xd4"), "\"d4-e5 f6xd4\"");
+        assert_eq!(quote(""), "\"\"");
+        assert_eq!(quote("a=b"), "\"a=b\"");
+        assert_eq!(quote("say \"hi\""), "\"say 'hi'\"");
+        // What quote writes, parse reads back.
+        for value in ["x", "a b", "", "standard,removal=immediate"] {
+            let line = Line::parse(&format!("c v={}", quote(value)))
+                .unwrap()
+                .unwrap();
+            assert_eq!(line.get("v"), Some(value));
+        }
     }
 }
