@@ -7,7 +7,9 @@
 //!   (`id`, `param`, `wait`, `ready`, `info`, `done`, `pong`, `error`);
 //! - no input line gets more than one `error` line;
 //! - every `go` that was not refused ends in exactly one `done move=...` line, by the end of
-//!   the session (`quit` or the end of the lines), and no search thread outlives it.
+//!   the session (`quit` or the end of the lines), and no search thread outlives it;
+//! - every `ping` gets one `pong`, every `hub` and `init` not refused one `wait` and one
+//!   `ready`.
 #![no_main]
 
 use kharbaga_engine::protocol::{Config, Flow, Line, Sandbox, Session};
@@ -21,6 +23,15 @@ const MAX_LINE_BYTES: usize = 200;
 /// The first words of the answers of docs/protocol.md.
 const ANSWERS: [&str; 8] = [
     "id", "param", "wait", "ready", "info", "done", "pong", "error",
+];
+
+/// The commands answered by one line each when they are not refused (`go`: at the end of
+/// its search), and that line's first word.
+const ANSWERED: [(&str, &str); 4] = [
+    ("go", "done"),
+    ("ping", "pong"),
+    ("hub", "wait"),
+    ("init", "ready"),
 ];
 
 /// The session's output, kept for the checks.
@@ -75,16 +86,18 @@ fuzz_target!(|data: &[u8]| {
         }),
     };
     let mut session = Session::new(config, out.clone());
-    let mut started = 0;
+    // How many lines of each first word of ANSWERED are due.
+    let mut due = [0; ANSWERED.len()];
     for raw in text.split('\n').take(MAX_LINES) {
         let line = cut(raw, MAX_LINE_BYTES).trim();
         let errors = out.count("error");
         let flow = session.handle(line);
         let new_errors = out.count("error") - errors;
         assert!(new_errors <= 1, "{line:?} got {new_errors} error lines");
-        let go = matches!(Line::parse(line), Ok(Some(l)) if l.command == "go");
-        if go && new_errors == 0 {
-            started += 1;
+        if let (Ok(Some(l)), 0) = (Line::parse(line), new_errors) {
+            if let Some(i) = ANSWERED.iter().position(|(c, _)| *c == l.command) {
+                due[i] += 1;
+            }
         }
         if flow == Flow::Quit {
             break;
@@ -102,7 +115,7 @@ fuzz_target!(|data: &[u8]| {
         output.is_empty() || output.ends_with('\n'),
         "a line was left unfinished: {output:?}"
     );
-    let mut done = 0;
+    let mut answered = [0; ANSWERED.len()];
     for answer in output.lines() {
         let word = answer.split(' ').next().unwrap_or_default();
         assert!(ANSWERS.contains(&word), "not an answer: {answer:?}");
@@ -110,13 +123,18 @@ fuzz_target!(|data: &[u8]| {
             !answer.starts_with("error message=\"internal error"),
             "{answer}"
         );
-        if word == "done" {
-            assert!(answer.starts_with("done move="), "{answer}");
-            done += 1;
+        assert!(
+            word != "done" || answer.starts_with("done move="),
+            "{answer}"
+        );
+        if let Some(i) = ANSWERED.iter().position(|(_, a)| *a == word) {
+            answered[i] += 1;
         }
     }
-    assert_eq!(
-        done, started,
-        "{started} searches started, {done} done lines:\n{output}"
-    );
+    for ((command, answer), (due, answered)) in ANSWERED.iter().zip(due.iter().zip(answered)) {
+        assert_eq!(
+            *due, answered,
+            "{due} '{command}' lines due an answer, {answered} '{answer}' lines:\n{output}"
+        );
+    }
 });
