@@ -2,6 +2,10 @@
 //! (methods, paths and ids, headers, tokens, bodies, broken HTTP) are sent over raw TCP to a
 //! running server. No answer is a 5xx, no handler panics, and the game whose token the
 //! stranger never has is unchanged at the end.
+//!
+//! Four strangers send at once for 5 seconds; `KHARBAGA_STRANGER_CLIENTS`,
+//! `KHARBAGA_STRANGER_SECS` and `KHARBAGA_STRANGER_SEED` change the number, the time and
+//! the seed (printed by every run) for longer runs and replays.
 
 mod common;
 
@@ -13,8 +17,20 @@ use std::net::{Shutdown, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long the traffic runs.
-const TRAFFIC: Duration = Duration::from_secs(5);
+/// How long the traffic runs unless `KHARBAGA_STRANGER_SECS` says otherwise.
+const TRAFFIC_SECS: u64 = 5;
+/// Strangers sending at once unless `KHARBAGA_STRANGER_CLIENTS` says otherwise.
+const CLIENTS: u64 = 4;
+
+/// A whole number from the environment variable `name`, or `default`.
+fn setting(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be a whole number, not '{v}'")),
+        Err(_) => default,
+    }
+}
 
 /// Panics seen anywhere in this process (the server runs in it).
 static PANICS: AtomicUsize = AtomicUsize::new(0);
@@ -247,33 +263,57 @@ async fn a_strangers_traffic_gets_no_5xx_and_changes_no_game() {
     let other = api.create(json!({})).await;
     let (_, before) = api.get(&format!("/api/games/{}", victim.id)).await;
     let addr = api.server.base.strip_prefix("http://").unwrap().to_string();
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-        | 1;
-    println!("seed {seed}");
-    let mut rng = Rng(seed);
+    // KHARBAGA_STRANGER_SEED replays a run (with the same number of clients).
+    let seed = setting(
+        "KHARBAGA_STRANGER_SEED",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64
+            | 1,
+    );
+    let traffic = Duration::from_secs(setting("KHARBAGA_STRANGER_SECS", TRAFFIC_SECS));
+    let clients = setting("KHARBAGA_STRANGER_CLIENTS", CLIENTS).max(1);
+    println!("seed {seed}, {clients} clients, {traffic:?}");
     let start = Instant::now();
+    let strangers: Vec<_> = (0..clients)
+        .map(|i| {
+            let (addr, victim, token, other) = (
+                addr.clone(),
+                victim.id.clone(),
+                victim.token.clone(),
+                other.id.clone(),
+            );
+            // Client i's generator: the run's seed moved on by i.
+            let mut rng = Rng(seed.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1);
+            tokio::task::spawn_blocking(move || {
+                let (mut sent, mut answered) = (0u64, 0u64);
+                let mut codes = std::collections::BTreeMap::new();
+                while start.elapsed() < traffic {
+                    let bytes = request(&mut rng, &victim, &token, &other);
+                    sent += 1;
+                    if let Some(code) = exchange(&addr, &bytes) {
+                        answered += 1;
+                        *codes.entry(code).or_insert(0u64) += 1;
+                        assert!(
+                            code < 500,
+                            "seed {seed}, client {i}: {code} for {:?}",
+                            String::from_utf8_lossy(&bytes[..bytes.len().min(500)])
+                        );
+                    }
+                }
+                (sent, answered, codes)
+            })
+        })
+        .collect();
     let (mut sent, mut answered) = (0, 0);
     let mut codes = std::collections::BTreeMap::new();
-    while start.elapsed() < TRAFFIC {
-        let bytes = request(&mut rng, &victim.id, &victim.token, &other.id);
-        let (code, bytes) = {
-            let addr = addr.clone();
-            tokio::task::spawn_blocking(move || (exchange(&addr, &bytes), bytes))
-                .await
-                .unwrap()
-        };
-        sent += 1;
-        if let Some(code) = code {
-            answered += 1;
-            *codes.entry(code).or_insert(0) += 1;
-            assert!(
-                code < 500,
-                "seed {seed}: {code} for {:?}",
-                String::from_utf8_lossy(&bytes[..bytes.len().min(500)])
-            );
+    for stranger in strangers {
+        let (s, a, c) = stranger.await.expect("a stranger's checks hold");
+        sent += s;
+        answered += a;
+        for (code, n) in c {
+            *codes.entry(code).or_insert(0) += n;
         }
     }
     println!("{sent} requests sent, {answered} answered: {codes:?}");
