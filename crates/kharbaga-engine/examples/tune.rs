@@ -1,25 +1,26 @@
 //! Texel tuning of the evaluation weights on self-play games.
 //!
 //! 1. Data: games of the engine against itself at a small fixed depth from random openings
-//!    (a few random plies from the start); every quiet position of a game (the side to
-//!    move has no capture) is labelled with the game's result.
+//!    (a few random plies from the start); every position of a game where the search
+//!    may stand pat (with compulsory capture: the side to move has no capture) is
+//!    labelled with the game's result; a game still going at `--max-plies` counts as drawn.
 //! 2. Fit: the evaluation is linear in its features (`kharbaga_engine::eval::features`),
 //!    tapered by the phase, so the weights are fitted by logistic regression of the result
 //!    on the evaluation, `P(win) = 1 / (1 + 10^(-K eval / 400))`, with K fitted first for
 //!    the current weights and then held, by full-batch Adam on the mean squared error.
-//! 3. Output: `src/weights.rs`, or the file given by `--out`.
+//!    The fit starts from, and is pulled towards, the rule set's current weights.
+//! 3. Output: `src/weights/NAME.rs` for a named rule set, or the file given by `--out`.
 //!
 //! ```text
 //! cargo run --release -p kharbaga-engine --example tune -- \
-//!     [--games 2000] [--depth 4] [--random-plies 8] [--seed 1] [--workers 2] \
-//!     [--rules standard] [--data /tmp/kharbaga-tune.txt] [--reuse] [--epochs 3000] \
-//!     [--lambda 1e-4] \
-//!     [--out crates/kharbaga-engine/src/weights.rs]
+//!     [--games 2000] [--depth 4] [--random-plies 8] [--max-plies 300] [--seed 1] \
+//!     [--workers 2] [--rules standard] [--data /tmp/kharbaga-tune.txt] [--reuse] \
+//!     [--epochs 3000] [--lambda 1e-4] [--out crates/kharbaga-engine/src/weights/standard.rs]
 //! ```
 
 use kharbaga::{Color, Game, Position, Rules};
 use kharbaga_engine::eval::{feature_name, features, Features, NUM_FEATURES, PHASE_MAX};
-use kharbaga_engine::selfplay::{play_game, random_openings, EnginePlayer};
+use kharbaga_engine::selfplay::{play_game, random_openings, End, EnginePlayer};
 use kharbaga_engine::{Limits, Options};
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,6 +31,7 @@ struct Settings {
     games: usize,
     depth: u32,
     random_plies: usize,
+    max_plies: u32,
     seed: u64,
     workers: usize,
     rules: Rules,
@@ -37,7 +39,7 @@ struct Settings {
     reuse: bool,
     epochs: usize,
     lambda: f64,
-    out: String,
+    out: Option<String>,
 }
 
 fn settings() -> Settings {
@@ -45,6 +47,7 @@ fn settings() -> Settings {
         games: 2000,
         depth: 4,
         random_plies: 8,
+        max_plies: 300,
         seed: 1,
         workers: 2,
         rules: Rules::standard(),
@@ -52,7 +55,7 @@ fn settings() -> Settings {
         reuse: false,
         epochs: 3000,
         lambda: 1e-4,
-        out: concat!(env!("CARGO_MANIFEST_DIR"), "/src/weights.rs").into(),
+        out: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -61,13 +64,14 @@ fn settings() -> Settings {
             "--games" => s.games = value().parse().expect("--games N"),
             "--depth" => s.depth = value().parse().expect("--depth N"),
             "--random-plies" => s.random_plies = value().parse().expect("--random-plies N"),
+            "--max-plies" => s.max_plies = value().parse().expect("--max-plies N"),
             "--seed" => s.seed = value().parse().expect("--seed N"),
             "--workers" => s.workers = value().parse().expect("--workers N"),
             "--rules" => s.rules = value().parse().unwrap_or_else(|e| panic!("{e}")),
             "--data" => s.data = value(),
             "--reuse" => s.reuse = true,
             "--epochs" => s.epochs = value().parse().expect("--epochs N"),
-            "--out" => s.out = value(),
+            "--out" => s.out = Some(value()),
             "--lambda" => s.lambda = value().parse().expect("--lambda X"),
             other => panic!("unknown argument {other}"),
         }
@@ -75,14 +79,56 @@ fn settings() -> Settings {
     s
 }
 
+/// How the self-play games ended.
+#[derive(Default)]
+struct Tally {
+    games: usize,
+    black: usize,
+    white: usize,
+    draws: usize,
+    /// Games called drawn at `--max-plies`.
+    capped: usize,
+    plies: usize,
+}
+
+impl Tally {
+    fn add(&mut self, game: &Game, end: &End) {
+        self.games += 1;
+        self.plies += game.moves().len();
+        match (end, end.winner()) {
+            (End::Capped(_), _) => self.capped += 1,
+            (_, Some(Color::Black)) => self.black += 1,
+            (_, Some(Color::White)) => self.white += 1,
+            (_, None) => self.draws += 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Tally {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} games: Black won {}, White won {}, drawn {}, capped {}; {:.1} plies a game",
+            self.games,
+            self.black,
+            self.white,
+            self.draws,
+            self.capped,
+            self.plies as f64 / self.games.max(1) as f64
+        )
+    }
+}
+
 /// Plays the self-play games and writes `FEN result` lines (result for Black: 1, 0.5, 0).
 fn generate(s: &Settings) {
     let openings = random_openings(&s.rules, s.random_plies, s.games, s.seed);
     let next = AtomicUsize::new(0);
-    let out = Mutex::new(std::io::BufWriter::new(
-        std::fs::File::create(&s.data).expect("cannot create the data file"),
+    let out = Mutex::new((
+        std::io::BufWriter::new(
+            std::fs::File::create(&s.data).expect("cannot create the data file"),
+        ),
+        Tally::default(),
     ));
-    let done = AtomicUsize::new(0);
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..s.workers {
@@ -105,7 +151,7 @@ fn generate(s: &Settings) {
                     let (game, end) = play_game(
                         &openings[i],
                         [&mut black, &mut white],
-                        Some(300),
+                        Some(s.max_plies),
                         &mut |_, _| {},
                     );
                     let label = match end.winner() {
@@ -116,28 +162,32 @@ fn generate(s: &Settings) {
                     let lines = quiet_positions(&game)
                         .map(|p| format!("{} {label}\n", p.to_fen()))
                         .collect::<String>();
-                    out.lock()
-                        .unwrap()
-                        .write_all(lines.as_bytes())
-                        .expect("write");
-                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if n % 200 == 0 {
-                        eprintln!("{n} games, {:.0} s", started.elapsed().as_secs_f64());
+                    let mut out = out.lock().unwrap();
+                    out.0.write_all(lines.as_bytes()).expect("write");
+                    out.1.add(&game, &end);
+                    if out.1.games % 200 == 0 {
+                        eprintln!("{}, {:.0} s", out.1, started.elapsed().as_secs_f64());
                     }
                 }
             });
         }
     });
+    eprintln!("{}", out.into_inner().unwrap().1);
 }
 
-/// The positions of a game worth learning from: quiet (no capture for the side to move)
-/// and out of the random opening.
+/// The positions of a game worth learning from, out of the random opening: those the
+/// search evaluates, where it may stand pat (see `qsearch.rs`): with compulsory capture the
+/// quiet ones (no capture for the side to move), with optional capture all, so that the
+/// weight of a piece left to be taken is learnt too. Blocked positions are lost, not
+/// evaluated.
 fn quiet_positions(game: &Game) -> impl Iterator<Item = Position> + '_ {
     let rules = *game.rules();
     game.positions()
         .iter()
         .skip(4)
-        .filter(move |p| !p.has_capture(&rules) && !p.is_blocked(&rules))
+        .filter(move |p| {
+            !(p.is_blocked(&rules) || rules.capture_compulsory && p.has_capture(&rules))
+        })
         .copied()
 }
 
@@ -207,6 +257,15 @@ fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
 
 fn main() {
     let s = settings();
+    // A named rule set's weights file, or the one given; checked before the long work.
+    let out = s.out.clone().unwrap_or_else(|| {
+        let name = s.rules.to_string();
+        assert!(
+            !name.contains(','),
+            "--out FILE is needed for rules with overrides ({name})"
+        );
+        format!("{}/src/weights/{name}.rs", env!("CARGO_MANIFEST_DIR"))
+    });
     if !s.reuse || std::fs::metadata(&s.data).is_err() {
         eprintln!(
             "generating {} games at depth {} ({} random plies) into {}",
@@ -223,7 +282,7 @@ fn main() {
         all.len(),
         validation.len()
     );
-    let initial = kharbaga_engine::eval::Weights::default();
+    let initial = kharbaga_engine::eval::Weights::for_rules(&s.rules);
     let mut w: Vec<f64> = initial
         .0
         .iter()
@@ -273,20 +332,23 @@ fn main() {
             );
         }
     }
-    let mut src = String::from(
-        "//! Evaluation weights: `[opening, ending]` per feature of [`crate::eval`], in centi-men.\n\
+    let mut src = format!(
+        "//! Evaluation weights for the `{rules}` rules: `[opening, ending]` per feature of\n\
+         //! [`crate::eval`], in centi-men.\n\
          //!\n\
-         //! Generated by `cargo run --release -p kharbaga-engine --example tune` (see README.md).\n\n\
+         //! Generated by `cargo run --release -p kharbaga-engine --example tune -- --rules {rules}`\n\
+         //! (see README.md).\n\n\
          use crate::eval::NUM_FEATURES;\n\n\
          /// The weights, indexed by feature.\n\
          #[rustfmt::skip]\n\
          pub const WEIGHTS: [[i16; 2]; NUM_FEATURES] = [\n",
+        rules = s.rules
     );
     for i in 0..NUM_FEATURES {
         let (a, b) = (w[2 * i].round() as i16, w[2 * i + 1].round() as i16);
         src.push_str(&format!("    [{a}, {b}], // {}\n", feature_name(i)));
     }
     src.push_str("];\n");
-    std::fs::write(&s.out, src).expect("cannot write the weights");
-    eprintln!("wrote {}", s.out);
+    std::fs::write(&out, src).expect("cannot write the weights");
+    eprintln!("wrote {out}");
 }

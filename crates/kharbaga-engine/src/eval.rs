@@ -5,7 +5,6 @@
 //! opponent's), so one set of weights serves both colours. The same code either sums
 //! weights (the search) or records the feature vector (the Texel tuner), through [`Sink`].
 
-use crate::weights::WEIGHTS;
 use kharbaga::board::{run_until, shift, Direction, JUMP_MASKS};
 use kharbaga::{Bitboard, Color, Position, Rules};
 
@@ -54,16 +53,10 @@ pub trait Sink {
     fn add(&mut self, feature: usize, value: i32);
 }
 
-/// A set of weights: `[opening, ending]` per feature.
+/// A set of weights: `[opening, ending]` per feature. The tuned ones are in
+/// [`crate::weights`] ([`Weights::for_rules`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights(pub [[i16; 2]; NUM_FEATURES]);
-
-impl Default for Weights {
-    /// The tuned weights of [`crate::weights`].
-    fn default() -> Weights {
-        Weights(WEIGHTS)
-    }
-}
 
 impl Weights {
     /// Reads weights written as one `opening ending` pair per line (anything after `//`
@@ -296,17 +289,19 @@ mod tests {
         let turned = Position::from_fen("W:Bc3,e5,b2:Wg7,e7,Kf4").unwrap();
         let rules = Rules::standard();
         assert_eq!(features(&pos, &rules), features(&turned, &rules));
-        let w = Weights::default();
-        assert_eq!(evaluate(&pos, &rules, &w), evaluate(&turned, &rules, &w));
+        let w = Weights::for_rules(&rules);
+        assert_eq!(evaluate(&pos, &rules, w), evaluate(&turned, &rules, w));
     }
 
     #[test]
     fn weights_parse_back() {
-        let text: String = WEIGHTS
+        let weights = Weights::for_rules(&Rules::standard());
+        let text: String = weights
+            .0
             .iter()
             .map(|[a, b]| format!("[{a}, {b}], // comment\n"))
             .collect();
-        assert_eq!(Weights::parse(&text).unwrap(), Weights::default());
+        assert_eq!(&Weights::parse(&text).unwrap(), weights);
         let err = Weights::parse("1 2\n3 x\n").unwrap_err();
         assert!(err.contains("line 2"), "{err}");
     }

@@ -148,7 +148,7 @@ pub struct Engine {
     options: Options,
     table: Table,
     params: SearchParams,
-    weights: eval::Weights,
+    weights: weights::WeightsChoice,
     rng: Rng,
 }
 
@@ -159,7 +159,7 @@ impl Engine {
             table: Table::new(options.hash_mib),
             options,
             params: SearchParams::default(),
-            weights: eval::Weights::default(),
+            weights: weights::WeightsChoice::default(),
             rng: Rng::from_time(),
         }
     }
@@ -192,13 +192,13 @@ impl Engine {
         self.params = params;
     }
 
-    /// The evaluation weights in use.
-    pub fn weights(&self) -> &eval::Weights {
+    /// Which evaluation weights the engine uses (by default, each rule set's own).
+    pub fn weights(&self) -> &weights::WeightsChoice {
         &self.weights
     }
 
     /// Changes the evaluation weights (for tuning and experiments).
-    pub fn set_weights(&mut self, weights: eval::Weights) {
+    pub fn set_weights(&mut self, weights: weights::WeightsChoice) {
         self.weights = weights;
     }
 
@@ -274,7 +274,7 @@ impl Engine {
             tt: &self.table,
             rules,
             params: self.params,
-            weights: self.weights.clone(),
+            weights: self.weights.resolve(&rules),
             stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),

@@ -221,8 +221,10 @@ pub fn random_openings(rules: &Rules, plies: usize, count: usize, seed: u64) -> 
 /// - `random[:SEED]`, `greedy[:SEED]`: the baseline players;
 /// - `engine[:KEY=VALUE,...]`: the engine, with keys `level` (1-10), `depth`, `nodes`,
 ///   `movetime` (ms per move), `threads`, `hash` (MiB), the search switches `lmr`,
-///   `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a feature index whose weights are set to 0; repeatable), `weights` (a file as read by
-///   [`crate::eval::Weights::parse`]), `tables` (a table directory, with `tables-rules`) and
+///   `aspiration`, `forced`, `ttcut`, `history` (0 or 1), `zero` (a feature index whose
+///   weights are set to 0; repeatable), `weights` (a file as read by
+///   [`crate::eval::Weights::parse`], used under every rule set instead of each rule set's
+///   own weights), `tables` (a table directory, with `tables-rules`) and
 ///   `book` (`yes`: play from the built-in opening book; default `no`).
 pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
     let (kind, args) = spec.split_once(':').unwrap_or((spec, ""));
@@ -240,7 +242,7 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
             let mut options = Options::default();
             let mut limits = Limits::default();
             let mut params = crate::SearchParams::default();
-            let mut weights = crate::eval::Weights::default();
+            let mut weights = crate::weights::WeightsChoice::default();
             let mut tables_dir: Option<String> = None;
             let mut tables_rules = kharbaga::Rules::standard();
             for item in args.split(',').filter(|s| !s.is_empty()) {
@@ -269,7 +271,7 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
                         if f >= crate::eval::NUM_FEATURES {
                             return Err(format!("zero: no feature {f}"));
                         }
-                        weights.0[f] = [0, 0];
+                        weights.zeroed.push(f);
                     }
                     "tables" => tables_dir = Some(value.to_string()),
                     "book" => {
@@ -289,8 +291,10 @@ pub fn player_from_spec(spec: &str) -> Result<Box<dyn Player>, String> {
                     "weights" => {
                         let text = std::fs::read_to_string(value)
                             .map_err(|e| format!("weights: cannot read {value}: {e}"))?;
-                        weights = crate::eval::Weights::parse(&text)
-                            .map_err(|e| format!("weights: {value}: {e}"))?;
+                        weights.given = Some(
+                            crate::eval::Weights::parse(&text)
+                                .map_err(|e| format!("weights: {value}: {e}"))?,
+                        );
                     }
                     _ => return Err(format!("unknown engine setting '{key}'")),
                 }

@@ -147,7 +147,7 @@ pub struct Search<'a> {
     tt: &'a mut Tt,
     prover: Color,
     limit: u32,
-    weights: Weights,
+    weights: &'static Weights,
     path: Vec<u64>,
     limits: Limits,
     aborted: bool,
@@ -173,7 +173,7 @@ impl<'a> Search<'a> {
             tt,
             prover,
             limit: rules.no_progress_limit.unwrap_or(u32::MAX),
-            weights: Weights::default(),
+            weights: Weights::for_rules(rules),
             path: Vec::new(),
             limits: Limits::default(),
             aborted: false,
@@ -339,7 +339,7 @@ impl<'a> Search<'a> {
     /// Evaluation-guided initial numbers: a position good for the prover gets a small proof
     /// number and a large disproof number (about one step of 3/4 of a man each).
     fn initial(&self, pos: &Position) -> Num {
-        let e = evaluate(pos, self.rules, &self.weights);
+        let e = evaluate(pos, self.rules, self.weights);
         let for_prover = if pos.turn() == self.prover { e } else { -e };
         Num::unknown(initial_number(-for_prover), initial_number(for_prover))
     }

@@ -184,7 +184,7 @@ impl Solver<'_> {
         searches: &mut Vec<SearchReport>,
     ) -> Found {
         let mover = pos.turn();
-        let favoured = if evaluate(pos, &self.rules, &Weights::default()) >= 0 {
+        let favoured = if evaluate(pos, &self.rules, Weights::for_rules(&self.rules)) >= 0 {
             mover
         } else {
             !mover

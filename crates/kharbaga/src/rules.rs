@@ -288,17 +288,28 @@ impl Rules {
             .map(|(a, _)| a)
             .collect()
     }
+
+    /// The name of the named rule set nearest to these rules: the one they differ from in
+    /// the fewest options, ties going to the first in [`RULE_SET_NAMES`] (so to `standard`).
+    pub fn nearest_named(&self) -> &'static str {
+        self.nearest().0
+    }
+
+    /// The nearest named rule set and the options in which `self` differs from it.
+    fn nearest(&self) -> (&'static str, Vec<(&'static str, String)>) {
+        RULE_SET_NAMES
+            .iter()
+            .map(|n| (*n, self.differences(&Rules::named(n).expect("known name"))))
+            .min_by_key(|(_, d)| d.len())
+            .expect("four names")
+    }
 }
 
 impl fmt::Display for Rules {
     /// The shortest description: a rule set name, then `,key=value` for each option that
     /// differs from it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (name, diffs) = RULE_SET_NAMES
-            .iter()
-            .map(|n| (*n, self.differences(&Rules::named(n).expect("known name"))))
-            .min_by_key(|(_, d)| d.len())
-            .expect("four names");
+        let (name, diffs) = self.nearest();
         f.write_str(name)?;
         for (k, v) in diffs {
             write!(f, ",{k}={v}")?;
@@ -407,6 +418,26 @@ mod tests {
         let s = r.to_string();
         assert_eq!(s, "standard,back-rank=promote,no-progress=off");
         assert_eq!(s.parse::<Rules>().unwrap(), r);
+    }
+
+    #[test]
+    fn nearest_named_set_differs_least_and_ties_go_to_standard() {
+        for name in RULE_SET_NAMES {
+            assert_eq!(Rules::named(name).unwrap().nearest_named(), name);
+        }
+        let near = |s: &str| s.parse::<Rules>().unwrap().nearest_named();
+        // One option from ludii, four from standard.
+        assert_eq!(near("ludii,compulsory=yes"), "ludii");
+        // Two options from sideways (majority, removal), three from standard.
+        assert_eq!(
+            near("standard,sideways=yes,backwards=no,removal=immediate"),
+            "sideways"
+        );
+        // Three options from standard and three from dagaz.
+        assert_eq!(
+            near("standard,sideways=yes,removal=immediate,back-rank=promote"),
+            "standard"
+        );
     }
 
     #[test]
