@@ -13,9 +13,10 @@
 //!   `dense_ns(M) * C(36, |O|) + rank(O)` for a canonical, non-symmetric `M` (any `O`), or
 //!   `NS * C(36, |O|) + dense_sym(M) * CO + dense(O)` for a symmetric `M`, where `NS` counts
 //!   the canonical non-symmetric mover men sets, `CO` the canonical or symmetric opponent men
-//!   sets and `dense` numbers each kind in rank order. When both men sets are symmetric the
-//!   Mullahs are not folded: such a position and its mirror have two places (with equal
-//!   values). Places whose `M` and `O` overlap are no position ("broken").
+//!   sets and `dense` numbers each kind in rank order. When both men sets are symmetric
+//!   (every all-Mullah slice: no men at all) the Mullahs decide: of a position and its mirror
+//!   image, the one with the lower Mullah part (below) has the place, and the other's place is
+//!   broken. Places whose `M` and `O` overlap are no position ("broken") either.
 //! * **Mullahs** go on the `F = 41 - |M| - |O|` points the men leave free: `K1` ranked among
 //!   those `F` points, `K2` among the `F - |K1|` left, so the Mullah part is
 //!   `rank(K1) * C(F - |K1|, |K2|) + rank(K2)` in a block of `C(F, |K1|) * C(F - |K1|, |K2|)`.
@@ -28,7 +29,7 @@ use kharbaga::{Bitboard, Color, Position, Setup, NUM_POINTS};
 use std::sync::OnceLock;
 
 /// The version of this index scheme, written in table files.
-pub const INDEX_SCHEME: u32 = 1;
+pub const INDEX_SCHEME: u32 = 2;
 
 /// Points a man may stand on: 36 of the 41.
 const MEN_POINTS: usize = 36;
@@ -76,12 +77,37 @@ fn rank_places(mut places: u64) -> u64 {
     r
 }
 
+/// The largest set size whose colex unranking is a table lookup.
+const UNRANK_TABLE_MAX: usize = 5;
+
+/// `UNRANK[k][r]`: the `k`-set of places (below 41) with colex rank `r`, built on first use.
+/// The colex rank of a set does not depend on how many places there are, so one table
+/// serves every `n`.
+fn unrank_table(k: usize) -> &'static [u64] {
+    static TABLES: [OnceLock<Vec<u64>>; UNRANK_TABLE_MAX + 1] =
+        [const { OnceLock::new() }; UNRANK_TABLE_MAX + 1];
+    TABLES[k].get_or_init(|| {
+        (0..binomial(NUM_POINTS, k))
+            .map(|r| unrank_search(r, k, NUM_POINTS))
+            .collect()
+    })
+}
+
 /// The `k`-set of places (below `n`) with colex rank `r`.
 #[inline]
-fn unrank_places(mut r: u64, k: usize, n: usize) -> u64 {
+fn unrank_places(r: u64, k: usize, n: usize) -> u64 {
+    match k {
+        0 => 0,
+        1 => 1u64 << r,
+        _ if k <= UNRANK_TABLE_MAX && n <= NUM_POINTS => unrank_table(k)[r as usize],
+        _ => unrank_search(r, k, n),
+    }
+}
+
+/// [`unrank_places`] by search: each element is the largest `e` below the previous one with
+/// `C(e, i) <= r`, found by bisection since `C(e, i)` grows with `e`.
+fn unrank_search(mut r: u64, k: usize, n: usize) -> u64 {
     let mut out = 0u64;
-    // Each element is the largest e below the previous one with C(e, i) <= r: a binary
-    // search, since C(e, i) grows with e.
     let mut high = n;
     for i in (1..=k).rev() {
         let (mut lo, mut hi) = (i - 1, high - 1);
@@ -98,6 +124,14 @@ fn unrank_places(mut r: u64, k: usize, n: usize) -> u64 {
         high = lo;
     }
     out
+}
+
+/// The next set of as many places in colex order (the next larger number with as many bits
+/// set). `set` must not be empty.
+#[inline]
+fn next_colex(set: u64) -> u64 {
+    let t = set | (set - 1);
+    (t + 1) | (((!t & t.wrapping_add(1)) - 1) >> (set.trailing_zeros() + 1))
 }
 
 /// The places of `set` among the points of `free` (each point's place is the number of free
@@ -244,6 +278,9 @@ pub struct MenPart {
     men_o: u64,
     men: u64,
     mirrored: bool,
+    /// Both men sets are their own mirror images: the Mullahs choose between a position and
+    /// its mirror image.
+    symmetric: bool,
     occupied: u64,
 }
 
@@ -297,8 +334,8 @@ impl SliceIndex {
         self.slice
     }
 
-    /// The number of places (positions, their unfolded mirror images where both men sets
-    /// are symmetric, and broken places).
+    /// The number of places (positions, each standing for its mirror image too, and broken
+    /// places).
     pub fn len(&self) -> u64 {
         self.len
     }
@@ -335,10 +372,14 @@ impl SliceIndex {
         let men_m = (s.black & !s.mullahs).0;
         let men_o = (s.white & !s.mullahs).0;
         let rm = rank_places(men_m) as usize;
-        let (men, mirrored) = match self.mover.kind[rm] {
+        let (men, mirrored, symmetric) = match self.mover.kind[rm] {
             NON_SYMMETRIC => {
                 let ro = rank_places(men_o >> 5);
-                (u64::from(self.mover.dense[rm]) * self.opp_all + ro, false)
+                (
+                    u64::from(self.mover.dense[rm]) * self.opp_all + ro,
+                    false,
+                    false,
+                )
             }
             SYMMETRIC => {
                 let ro = rank_places(men_o >> 5) as usize;
@@ -347,21 +388,26 @@ impl SliceIndex {
                 } else {
                     (ro, false)
                 };
-                let dense_o = if self.opp.kind[ro] == SYMMETRIC {
+                let symmetric = self.opp.kind[ro] == SYMMETRIC;
+                let dense_o = if symmetric {
                     self.opp.non_symmetric.len() as u64 + u64::from(self.opp.dense[ro])
                 } else {
                     u64::from(self.opp.dense[ro])
                 };
                 let men =
                     self.ns_part + u64::from(self.mover.dense[rm]) * self.opp_canonical + dense_o;
-                (men, mirrored)
+                (men, mirrored, symmetric)
             }
             _ => {
                 let m = |b: u64| mirror(Bitboard(b)).0;
                 let rm = rank_places(m(men_m)) as usize;
                 debug_assert_eq!(self.mover.kind[rm], NON_SYMMETRIC);
                 let ro = rank_places(m(men_o) >> 5);
-                (u64::from(self.mover.dense[rm]) * self.opp_all + ro, true)
+                (
+                    u64::from(self.mover.dense[rm]) * self.opp_all + ro,
+                    true,
+                    false,
+                )
             }
         };
         let occupied = men_m | men_o;
@@ -370,6 +416,7 @@ impl SliceIndex {
             men_o,
             men,
             mirrored,
+            symmetric,
             occupied: if mirrored {
                 mirror(Bitboard(occupied)).0
             } else {
@@ -390,8 +437,19 @@ impl SliceIndex {
         } else {
             (k1, k2)
         };
+        let index = self.with_mullahs(part.men, part.occupied, k1, k2);
+        if part.symmetric {
+            let (m1, m2) = (mirror(Bitboard(k1)).0, mirror(Bitboard(k2)).0);
+            let image = self.with_mullahs(part.men, part.occupied, m1, m2);
+            if image < index {
+                return Place {
+                    index: image,
+                    mirrored: true,
+                };
+            }
+        }
         Place {
-            index: self.with_mullahs(part.men, part.occupied, k1, k2),
+            index,
             mirrored: part.mirrored,
         }
     }
@@ -410,94 +468,135 @@ impl SliceIndex {
         self.place(pos).index
     }
 
-    /// The men sets of a men placement number.
-    fn men_sets(&self, men: u64) -> (u64, u64) {
+    /// The men sets of a men placement number, and whether both are their own mirror
+    /// images.
+    fn men_sets(&self, men: u64) -> (u64, u64, bool) {
         let (m, _, o, _) = self.slice.counts();
-        let (rm, ro) = if men < self.ns_part {
+        let (rm, ro, symmetric) = if men < self.ns_part {
             let rm = self.mover.non_symmetric[(men / self.opp_all) as usize];
-            (u64::from(rm), men % self.opp_all)
+            (u64::from(rm), men % self.opp_all, false)
         } else {
             let j = men - self.ns_part;
             let rm = self.mover.symmetric[(j / self.opp_canonical) as usize];
             let t = (j % self.opp_canonical) as usize;
             let ns = self.opp.non_symmetric.len();
-            let ro = if t < ns {
-                self.opp.non_symmetric[t]
+            let (ro, symmetric) = if t < ns {
+                (self.opp.non_symmetric[t], false)
             } else {
-                self.opp.symmetric[t - ns]
+                (self.opp.symmetric[t - ns], true)
             };
-            (u64::from(rm), u64::from(ro))
+            (u64::from(rm), u64::from(ro), symmetric)
         };
         (
             unrank_places(rm, m as usize, MEN_POINTS),
             unrank_places(ro, o as usize, MEN_POINTS) << 5,
+            symmetric,
         )
     }
 
     /// The position at a place, Black to move, or None for a broken place.
     pub fn position(&self, index: u64) -> Option<Position> {
-        self.position_cached(index, &mut None)
-    }
-
-    /// [`SliceIndex::position`], reusing the men sets of the last place decoded with the
-    /// same cache when it has the same men placement (places come in blocks of one).
-    pub fn position_cached(
-        &self,
-        index: u64,
-        cache: &mut Option<(u64, u64, u64)>,
-    ) -> Option<Position> {
         if index >= self.len {
             return None;
         }
-        let (_, k1n, _, k2n) = self.slice.counts();
-        let men = index / self.block;
-        let (men_m, men_o) = match *cache {
-            Some((m, a, b)) if m == men => (a, b),
-            _ => {
-                let (a, b) = self.men_sets(men);
-                *cache = Some((men, a, b));
-                (a, b)
-            }
-        };
+        let (men_m, men_o, symmetric) = self.men_sets(index / self.block);
+        let rest = index % self.block;
+        self.setup_at(
+            men_m,
+            men_o,
+            symmetric,
+            rest / self.k2_count,
+            rest % self.k2_count,
+        )
+        .map(|s| Position::from_setup(s).expect("a place's setup is a legal position"))
+    }
+
+    /// The setup of a men placement and Mullah ranks, or None where it is broken.
+    #[inline]
+    fn setup_at(&self, men_m: u64, men_o: u64, symmetric: bool, r1: u64, r2: u64) -> Option<Setup> {
         if men_m & men_o != 0 {
             return None;
         }
-        let rest = index % self.block;
+        let (_, k1n, _, k2n) = self.slice.counts();
         let free = Bitboard::FULL.0 & !(men_m | men_o);
-        let k1 = expand(
-            unrank_places(
-                rest / self.k2_count,
-                k1n as usize,
-                free.count_ones() as usize,
-            ),
-            free,
-        );
-        let k2 = expand(
-            unrank_places(
-                rest % self.k2_count,
-                k2n as usize,
-                (free & !k1).count_ones() as usize,
-            ),
-            free & !k1,
-        );
-        Position::from_setup(Setup {
+        let k1 = expand(unrank_places(r1, k1n as usize, NUM_POINTS), free);
+        let k2 = expand(unrank_places(r2, k2n as usize, NUM_POINTS), free & !k1);
+        if symmetric {
+            let (m1, m2) = (mirror(Bitboard(k1)).0, mirror(Bitboard(k2)).0);
+            let rest = r1 * self.k2_count + r2;
+            if self.with_mullahs(0, men_m | men_o, m1, m2) < rest {
+                return None;
+            }
+        }
+        Some(Setup {
             black: Bitboard(men_m | k1),
             white: Bitboard(men_o | k2),
             mullahs: Bitboard(k1 | k2),
             turn: Color::Black,
         })
-        .ok()
     }
 
-    /// Whether the place stands for a position and its mirror image (false where both men
-    /// sets are symmetric, which gives the mirror image a place of its own).
-    pub fn folds_mirror(&self, index: u64) -> bool {
-        let men = index / self.block;
-        if men < self.ns_part {
-            return true;
+    /// Calls `each(index, position)` for every place from `start` to `end` (excluded) that
+    /// is a position, in index order: [`SliceIndex::position`] for a run of places, without
+    /// decoding each one from scratch.
+    pub fn for_each_position(&self, start: u64, end: u64, mut each: impl FnMut(u64, Position)) {
+        let end = end.min(self.len);
+        if start >= end {
+            return;
         }
-        let t = (men - self.ns_part) % self.opp_canonical;
-        t < self.opp.non_symmetric.len() as u64
+        let (_, k1n, _, k2n) = self.slice.counts();
+        let k1_count = self.block / self.k2_count;
+        let mut men = start / self.block;
+        let rest = start % self.block;
+        let (mut r1, mut r2) = (rest / self.k2_count, rest % self.k2_count);
+        let mut i = start;
+        while i < end {
+            let (men_m, men_o, symmetric) = self.men_sets(men);
+            if men_m & men_o != 0 {
+                // A broken men placement: skip its block.
+                i += (k1_count - r1) * self.k2_count - r2;
+                (men, r1, r2) = (men + 1, 0, 0);
+                continue;
+            }
+            let free = Bitboard::FULL.0 & !(men_m | men_o);
+            let mut c1 = unrank_places(r1, k1n as usize, NUM_POINTS);
+            while r1 < k1_count && i < end {
+                let k1 = expand(c1, free);
+                let free2 = free & !k1;
+                let mut c2 = unrank_places(r2, k2n as usize, NUM_POINTS);
+                while r2 < self.k2_count && i < end {
+                    let k2 = expand(c2, free2);
+                    let canonical = !symmetric || {
+                        let (m1, m2) = (mirror(Bitboard(k1)).0, mirror(Bitboard(k2)).0);
+                        self.with_mullahs(0, men_m | men_o, m1, m2) >= r1 * self.k2_count + r2
+                    };
+                    if canonical {
+                        let setup = Setup {
+                            black: Bitboard(men_m | k1),
+                            white: Bitboard(men_o | k2),
+                            mullahs: Bitboard(k1 | k2),
+                            turn: Color::Black,
+                        };
+                        each(
+                            i,
+                            Position::from_setup(setup)
+                                .expect("a place's setup is a legal position"),
+                        );
+                    }
+                    i += 1;
+                    r2 += 1;
+                    if k2n > 0 {
+                        c2 = next_colex(c2);
+                    }
+                }
+                r2 = 0;
+                r1 += 1;
+                if k1n > 0 {
+                    c1 = next_colex(c1);
+                }
+            }
+            (men, r1) = (men + 1, 0);
+        }
     }
 }
 
@@ -528,11 +627,13 @@ mod tests {
     }
 
     /// Every place of small slices maps to a position that maps back to it, and every
-    /// position (and its mirror) of the slice has a place.
+    /// position (and its mirror image) of the slice has that place.
     #[test]
     fn round_trip_every_place_of_small_slices() {
         for name in [
             "0m1k-0m1k",
+            "0m1k-0m2k",
+            "0m2k-0m1k",
             "1m0k-1m0k",
             "1m1k-0m1k",
             "0m1k-2m0k",
@@ -542,6 +643,7 @@ mod tests {
             let slice: SliceId = name.parse().unwrap();
             let index = SliceIndex::new(slice);
             let mut positions = 0u64;
+            let mut symmetric = 0u64;
             for i in 0..index.len() {
                 let Some(pos) = index.position(i) else {
                     continue;
@@ -559,18 +661,60 @@ mod tests {
                 );
                 let m = mirror_position(&pos);
                 let mp = index.place(&m);
-                if index.folds_mirror(i) {
-                    assert_eq!(mp.index, i, "{name} mirror of {i}");
-                    assert_eq!(mp.mirrored, m != pos);
-                } else {
-                    assert_eq!(index.position(mp.index), Some(m));
+                assert_eq!(mp.index, i, "{name} mirror of {i}");
+                assert_eq!(mp.mirrored, m != pos, "{name} mirror of {i}");
+                if m == pos {
+                    symmetric += 1;
                 }
             }
-            // Count the slice's positions directly: every placement, folded by the mirror.
+            // Count the slice's positions directly: every placement, folded by the mirror
+            // (a position and its distinct mirror image are one).
             let (a, b, c, d) = slice.counts();
             let all = count_placements(a as usize, b as usize, c as usize, d as usize);
-            let (sym, _) = count_symmetric_classes(slice);
-            assert_eq!(positions, (all + sym) / 2 + unfolded_extra(slice), "{name}");
+            assert_eq!(positions, (all + symmetric) / 2, "{name}");
+            assert_eq!(symmetric, count_symmetric(slice), "{name}");
+        }
+    }
+
+    /// `for_each_position` gives the positions `position` gives, over whole tables and runs
+    /// that start and end inside a men placement's block.
+    #[test]
+    fn for_each_position_walks_the_places_in_order() {
+        for name in ["0m2k-0m1k", "1m1k-0m1k", "1m0k-2m1k", "0m1k-1m0k"] {
+            let index = SliceIndex::new(name.parse().unwrap());
+            let len = index.len();
+            for (start, end) in [
+                (0, len),
+                (7, len - 3),
+                (index.block() + 5, 3 * index.block() + 1),
+            ] {
+                let mut walked = Vec::new();
+                index.for_each_position(start, end, |i, p| walked.push((i, p)));
+                let direct: Vec<(u64, Position)> = (start..end)
+                    .filter_map(|i| index.position(i).map(|p| (i, p)))
+                    .collect();
+                assert_eq!(walked, direct, "{name} {start}..{end}");
+            }
+        }
+    }
+
+    #[test]
+    fn next_colex_follows_the_ranks() {
+        for k in 1..=4 {
+            let mut set = unrank_places(0, k, 20);
+            for r in 0..binomial(20, k) {
+                assert_eq!(set, unrank_search(r, k, 20), "{k} {r}");
+                assert_eq!(rank_places(set), r);
+                set = next_colex(set);
+            }
+        }
+        for k in 0..=UNRANK_TABLE_MAX {
+            for r in (0..binomial(NUM_POINTS, k)).step_by(97) {
+                assert_eq!(
+                    unrank_places(r, k, NUM_POINTS),
+                    unrank_search(r, k, NUM_POINTS)
+                );
+            }
         }
     }
 
@@ -595,38 +739,41 @@ mod tests {
         n
     }
 
-    /// Positions that are their own mirror image, and placements with both men sets
-    /// symmetric, by brute force over the index's own positions.
-    fn count_symmetric_classes(slice: SliceId) -> (u64, u64) {
-        let index = SliceIndex::new(slice);
-        let mut sym = 0;
-        let mut unfolded = 0;
-        for i in 0..index.len() {
-            if let Some(p) = index.position(i) {
-                if is_mirror_symmetric(&p) {
-                    sym += 1;
+    /// The positions of a slice that are their own mirror image, counted from their halves:
+    /// a symmetric position is fixed by its pieces on files a-d and on the middle file e.
+    fn count_symmetric(slice: SliceId) -> u64 {
+        // Points of files a-d and of file e; a symmetric set has its points of files f-i
+        // mirrored from a-d. Count by brute force over the half board (25 points).
+        let half: Vec<usize> = (0..NUM_POINTS).filter(|&p| (p * 2) % 9 <= 4).collect();
+        let (a, b, c, d) = slice.counts();
+        let want = [a, b, c, d].map(u32::from);
+        let mut n = 0u64;
+        // Each half point holds nothing or one of the four kinds: 5^25 is too many, so walk
+        // kinds by recursion with the counts left.
+        fn walk(half: &[usize], i: usize, left: [u32; 4], n: &mut u64) {
+            if left == [0; 4] {
+                *n += 1;
+                return;
+            }
+            if i == half.len() {
+                return;
+            }
+            walk(half, i + 1, left, n);
+            let p = half[i];
+            let middle = (p * 2) % 9 == 4;
+            let cost = if middle { 1 } else { 2 };
+            let y = (p * 2) / 9;
+            for kind in 0..4 {
+                // Mover men never on rank 9 (y = 8), opponent men never on rank 1 (y = 0).
+                if (kind == 0 && y == 8) || (kind == 2 && y == 0) || left[kind] < cost {
+                    continue;
                 }
-                if !index.folds_mirror(i) {
-                    unfolded += 1;
-                }
+                let mut l = left;
+                l[kind] -= cost;
+                walk(half, i + 1, l, n);
             }
         }
-        (sym, unfolded)
-    }
-
-    /// Unfolded places hold both a position and its mirror: (pairs counted twice) minus
-    /// what the folded count assumed.
-    fn unfolded_extra(slice: SliceId) -> u64 {
-        let index = SliceIndex::new(slice);
-        let mut extra = 0;
-        for i in 0..index.len() {
-            if let Some(p) = index.position(i) {
-                if !index.folds_mirror(i) && !is_mirror_symmetric(&p) {
-                    extra += 1;
-                }
-            }
-        }
-        // Those positions come in mirror pairs, each counted as half a class above.
-        extra / 2
+        walk(&half, 0, want, &mut n);
+        n
     }
 }

@@ -31,11 +31,7 @@ impl SliceStats {
             let Some(pos) = index.position(i as u64) else {
                 continue;
             };
-            let weight = if index.folds_mirror(i as u64) && !is_mirror_symmetric(&pos) {
-                2
-            } else {
-                1
-            };
+            let weight = if !is_mirror_symmetric(&pos) { 2 } else { 1 };
             s.add(Value::from_code(code), weight);
         }
         s

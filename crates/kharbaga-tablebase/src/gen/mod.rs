@@ -18,16 +18,17 @@
 //! 3. Whatever is still undecided is a draw: neither side can force the end of the game.
 //!
 //! Places are processed by both cores (rayon) in index ranges; the values and counters are
-//! atomics. The left-right mirror is folded by the index: counters count distinct places,
-//! and a predecessor counts only where it is the place's own position (not its mirror image),
-//! so each (place, child place) link is counted and taken off exactly once.
+//! atomics. The left-right mirror is folded by the index (a place stands for a position and
+//! its mirror image): counters count distinct child places, and unmoving a place's position
+//! finds each predecessor place, so each (place, child place) link is counted and taken off
+//! exactly once.
 
 mod unmove;
 
 pub use unmove::unmoves;
 
 use crate::frame::mirror;
-use crate::frame::{child_setup, mirror_setup, swap_setup};
+use crate::frame::{child_setup, swap_setup};
 use crate::index::{MenPart, Place, SliceIndex};
 use crate::memory::MemoryTables;
 use crate::slice::SliceId;
@@ -104,9 +105,6 @@ struct Work<'a> {
 /// The men part of the last place computed, with its part of the pair.
 type MenCache = Option<(usize, MenPart)>;
 
-/// The part of the pair and the men sets of the last place decoded.
-type PlaceCache = (usize, Option<(u64, u64, u64)>);
-
 /// Per-worker buffers.
 #[derive(Default)]
 struct Scratch {
@@ -114,7 +112,6 @@ struct Scratch {
     back: Vec<Setup>,
     places: Vec<u64>,
     men: MenCache,
-    decoded: PlaceCache,
 }
 
 /// Generates the pair of `pair` (the slice and its flip) under `rules`; the tables of every
@@ -158,9 +155,7 @@ pub fn generate_pair(
     };
     let done = AtomicU64::new(0);
     work.for_each_chunk(|w, start, end, scratch| {
-        for g in start..end {
-            w.seed(g, scratch);
-        }
+        w.seed_range(start, end, scratch);
         let d = done.fetch_add(end - start, Relaxed) + end - start;
         report(Phase::Seed, d, total);
     });
@@ -212,12 +207,9 @@ impl Work<'_> {
         self.parts.iter().position(|p| p.slice.counts() == counts)
     }
 
-    fn position(&self, g: u64, cache: &mut PlaceCache) -> Option<Position> {
+    fn position(&self, g: u64) -> Option<Position> {
         let (t, i) = self.locate(g);
-        if cache.0 != t {
-            *cache = (t, None);
-        }
-        self.parts[t].index.position_cached(i, &mut cache.1)
+        self.parts[t].index.position(i)
     }
 
     /// The code of a child (in the mover frame) and, if it is in the pair, its global place.
@@ -256,11 +248,34 @@ impl Work<'_> {
         self.max_distance.fetch_max(code - 1, Relaxed);
     }
 
-    fn seed(&self, g: u64, s: &mut Scratch) {
-        let Some(pos) = self.position(g, &mut s.decoded) else {
-            self.vals[g as usize].store(BROKEN, Relaxed);
-            return;
-        };
+    /// Seeds the places from `start` to `end` (excluded), decoding them in order; broken
+    /// places get [`BROKEN`].
+    fn seed_range(&self, start: u64, end: u64, s: &mut Scratch) {
+        for part in &self.parts {
+            let (lo, hi) = (
+                start.max(part.offset),
+                end.min(part.offset + part.index.len()),
+            );
+            if lo >= hi {
+                continue;
+            }
+            let mut next = lo;
+            part.index
+                .for_each_position(lo - part.offset, hi - part.offset, |i, pos| {
+                    let g = part.offset + i;
+                    for broken in next..g {
+                        self.vals[broken as usize].store(BROKEN, Relaxed);
+                    }
+                    next = g + 1;
+                    self.seed(g, &pos, s);
+                });
+            for broken in next..hi {
+                self.vals[broken as usize].store(BROKEN, Relaxed);
+            }
+        }
+    }
+
+    fn seed(&self, g: u64, pos: &Position, s: &mut Scratch) {
         pos.legal_moves_into(self.rules, &mut s.moves);
         let setup = pos.to_setup();
         if s.moves.is_empty() {
@@ -349,39 +364,22 @@ impl Work<'_> {
     }
 
     /// The places that have a move inside the pair to the place `g` (whose position is
-    /// `pos`, the place's own position `c`).
+    /// `pos`).
     ///
-    /// A place `e` links to `g` when its position moves to `c`, or to the mirror image of `c`
-    /// where `g` stands for both. Unmoving `c` alone finds them all: an unmove `Q` found is
-    /// `e`'s position itself, or (when `g` folds the mirror) the mirror image of `e`'s
-    /// position, which moves to `c`'s image; where `Q`'s place does not fold the mirror,
-    /// the image of `Q` has its own place, linked to `g` the same way.
-    fn predecessors(&self, g: u64, pos: &Position, s: &mut Scratch) {
+    /// A place `e` links to `g` when its position moves to `g`'s position or to its mirror
+    /// image (a place stands for both). Unmoving `g`'s position alone finds them all: an
+    /// unmove found is `e`'s position itself or its mirror image (which moves to the image
+    /// of `g`'s position), and both have the place `e`.
+    fn predecessors(&self, pos: &Position, s: &mut Scratch) {
         s.places.clear();
-        let (t, i) = self.locate(g);
-        let folded = self.parts[t].index.folds_mirror(i);
         unmoves(self.rules, pos, &mut s.back);
         for q in &s.back {
             let qf = swap_setup(q);
             let tq = self
                 .part_of(SliceId::counts_of(&qf))
                 .expect("an unmove stays in the pair");
-            let index = &self.parts[tq].index;
             let place = self.place(tq, &qf, &mut s.men);
-            let offset = self.parts[tq].offset;
-            if !folded {
-                if !place.mirrored {
-                    s.places.push(offset + place.index);
-                }
-                continue;
-            }
-            s.places.push(offset + place.index);
-            if !index.folds_mirror(place.index) {
-                let image = mirror_setup(&qf);
-                if image != qf {
-                    s.places.push(offset + index.place_setup(&image).index);
-                }
-            }
+            s.places.push(self.parts[tq].offset + place.index);
         }
         s.places.sort_unstable();
         s.places.dedup();
@@ -393,10 +391,8 @@ impl Work<'_> {
         if v == BROKEN || code == DRAW_CODE || code - 1 != n - 1 {
             return;
         }
-        let pos = self
-            .position(g, &mut s.decoded)
-            .expect("a decided place is a position");
-        self.predecessors(g, &pos, s);
+        let pos = self.position(g).expect("a decided place is a position");
+        self.predecessors(&pos, s);
         let child_lost = (n - 1) % 2 == 0;
         let places = std::mem::take(&mut s.places);
         for &p in &places {
@@ -456,9 +452,7 @@ impl Work<'_> {
 
     /// The value of place `p` from the current values of all its children.
     fn evaluate(&self, p: u64, s: &mut Scratch) -> Value {
-        let pos = self
-            .position(p, &mut s.decoded)
-            .expect("a counted place is a position");
+        let pos = self.position(p).expect("a counted place is a position");
         let mut moves = std::mem::take(&mut s.moves);
         pos.legal_moves_into(self.rules, &mut moves);
         let setup = pos.to_setup();
