@@ -12,7 +12,7 @@ pub(crate) const WDL_BLOCK_SHIFT: u32 = 12;
 /// Positions per DTM block (each block is one zstd frame).
 pub(crate) const DTM_BLOCK_SHIFT: u32 = 14;
 /// zstd level used for DTM blocks.
-pub(crate) const ZSTD_LEVEL: i32 = 14;
+pub(crate) const ZSTD_LEVEL: i32 = 9;
 
 /// The run lengths of the WDL encoding: byte `b` (0..=254) is a run of
 /// `RUN_LENGTHS[b / 3]` positions of value `b % 3`. Byte 255 is invalid.

@@ -76,7 +76,7 @@
 //! ## DTM section
 //!
 //! Block k holds positions `k*D .. min((k+1)*D, m)` (`m` = that block's length) as one
-//! zstd frame (level 14) whose content is `m` bytes (width 1, each code as a u8) or `2m`
+//! zstd frame (level 9) whose content is `m` bytes (width 1, each code as a u8) or `2m`
 //! bytes (width 2: first the low byte of every code, then the high byte of every code).
 //! The width is 1 when every code but BROKEN is at most 255. A BROKEN slot holds the
 //! previous code of its block (or the block's first real code, or DRAW if it has none).

@@ -134,21 +134,23 @@ fn next_colex(set: u64) -> u64 {
     (t + 1) | (((!t & t.wrapping_add(1)) - 1) >> (set.trailing_zeros() + 1))
 }
 
-/// The places of `set` among the points of `free` (each point's place is the number of free
-/// points below it).
+/// The colex rank of `set` among the points of `free` (each point's place is the number of
+/// free points below it): the rank of the set's places.
 #[inline]
-fn compress(set: u64, free: u64) -> u64 {
-    let mut out = 0u64;
+fn rank_among(set: u64, free: u64) -> u64 {
+    let mut r = 0;
+    let mut i = 1;
     let mut rest = set;
     while rest != 0 {
         let p = rest.trailing_zeros();
         rest &= rest - 1;
-        out |= 1u64 << (free & ((1u64 << p) - 1)).count_ones();
+        r += BINOMIAL[(free & ((1u64 << p) - 1)).count_ones() as usize][i];
+        i += 1;
     }
-    out
+    r
 }
 
-/// The points of `free` at the given places (the inverse of [`compress`]).
+/// The points of `free` at the given places.
 #[inline]
 fn expand(places: u64, free: u64) -> u64 {
     let mut out = 0u64;
@@ -457,8 +459,8 @@ impl SliceIndex {
     #[inline]
     fn with_mullahs(&self, men: u64, occupied: u64, k1: u64, k2: u64) -> u64 {
         let free = Bitboard::FULL.0 & !occupied;
-        let r1 = rank_places(compress(k1, free));
-        let r2 = rank_places(compress(k2, free & !k1));
+        let r1 = rank_among(k1, free);
+        let r2 = rank_among(k2, free & !k1);
         men * self.block + r1 * self.k2_count + r2
     }
 
@@ -622,8 +624,12 @@ mod tests {
             }
         }
         let free = 0b1011_0110u64;
-        assert_eq!(compress(0b1000_0010, free), 0b1_0001);
         assert_eq!(expand(0b1_0001, free), 0b1000_0010);
+        // Places 0 and 4 of free: the rank of {0, 4} is C(0, 1) + C(4, 2).
+        assert_eq!(rank_among(0b1000_0010, free), 6);
+        for r in 0..binomial(5, 2) {
+            assert_eq!(rank_among(expand(unrank_places(r, 2, 5), free), free), r);
+        }
     }
 
     /// Every place of small slices maps to a position that maps back to it, and every

@@ -12,9 +12,10 @@
 //! 2. **Iterate** by distance `n = 1, 2, ...`: every place decided as a loss in `n - 1` makes
 //!    each predecessor (by [`unmoves`]) a win in `n`, unless it is final or already a win as
 //!    fast; every place decided as a win in `n - 1` takes one off each undecided
-//!    predecessor's counter, and a predecessor whose counter reaches zero is a loss: its
-//!    exact distance is found by looking at all its moves again. The passes stop after the
-//!    largest distance decided so far.
+//!    predecessor's counter, and a predecessor whose counter reaches zero is a loss in `n`
+//!    (its longest move, to the win just decided, was the last one), or, if it has a move out
+//!    of the pair (marked on its counter), a loss whose exact distance is found by looking at
+//!    all its moves again. The passes stop after the largest distance decided so far.
 //! 3. Whatever is still undecided is a draw: neither side can force the end of the game.
 //!
 //! Places are processed by both cores (rayon) in index ranges; the values and counters are
@@ -41,6 +42,11 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 const FINAL: u16 = 0x8000;
 /// The code bits of a working value.
 const CODE: u16 = 0x7FFF;
+/// Set on a counter whose position has a move out of the pair (which the counter does not
+/// count): the exact distance of its loss needs a look at all its moves.
+const OUTSIDE: u8 = 0x80;
+/// The count bits of a counter.
+const COUNT: u8 = 0x7F;
 /// Places handed to a worker at a time.
 const CHUNK: usize = 1 << 14;
 
@@ -167,11 +173,7 @@ pub fn generate_pair(
         if n >= CODE - 1 {
             return Err(GenerateError::TooDeep(pair));
         }
-        work.for_each_chunk(|w, start, end, scratch| {
-            for g in start..end {
-                w.propagate(g, n, scratch);
-            }
-        });
+        work.for_each_chunk(|w, start, end, scratch| w.propagate_range(start, end, n, scratch));
         report(Phase::Iterate(n), total, total);
         n += 1;
     }
@@ -354,11 +356,15 @@ impl Work<'_> {
             }
             _ => {
                 let extra = usize::from(best == Some(Value::Draw));
-                let Ok(count) = u8::try_from(inside + extra) else {
-                    self.too_many.store(true, Relaxed);
-                    return;
+                let count = match u8::try_from(inside + extra) {
+                    Ok(c) if c <= COUNT => c,
+                    _ => {
+                        self.too_many.store(true, Relaxed);
+                        return;
+                    }
                 };
-                self.counts[g as usize].store(count, Relaxed);
+                let outside = if best.is_some() { OUTSIDE } else { 0 };
+                self.counts[g as usize].store(outside | count, Relaxed);
             }
         }
     }
@@ -374,23 +380,29 @@ impl Work<'_> {
         s.places.clear();
         unmoves(self.rules, pos, &mut s.back);
         for q in &s.back {
-            let qf = swap_setup(q);
             let tq = self
-                .part_of(SliceId::counts_of(&qf))
+                .part_of(SliceId::counts_of(q))
                 .expect("an unmove stays in the pair");
-            let place = self.place(tq, &qf, &mut s.men);
+            let place = self.place(tq, q, &mut s.men);
             s.places.push(self.parts[tq].offset + place.index);
         }
         s.places.sort_unstable();
         s.places.dedup();
     }
 
-    fn propagate(&self, g: u64, n: u16, s: &mut Scratch) {
-        let v = self.vals[g as usize].load(Relaxed);
-        let code = v & CODE;
-        if v == BROKEN || code == DRAW_CODE || code - 1 != n - 1 {
-            return;
+    /// Propagates from every place of `start..end` decided at distance `n - 1` (code `n`:
+    /// no draw, broken place or value still to be propagated has that code in pass `n`).
+    fn propagate_range(&self, start: u64, end: u64, n: u16, s: &mut Scratch) {
+        for g in start..end {
+            if self.vals[g as usize].load(Relaxed) & CODE == n {
+                self.propagate(g, n, s);
+            }
         }
+    }
+
+    /// Propagates from the place `g`, decided at distance `n - 1`, to its predecessors.
+    #[inline(never)]
+    fn propagate(&self, g: u64, n: u16, s: &mut Scratch) {
         let pos = self.position(g).expect("a decided place is a position");
         self.predecessors(&pos, s);
         let child_lost = (n - 1) % 2 == 0;
@@ -437,10 +449,19 @@ impl Work<'_> {
         if self.vals[p as usize].load(Relaxed) != 0 {
             return;
         }
-        if self.counts[p as usize].fetch_sub(1, Relaxed) != 1 {
+        let before = self.counts[p as usize].fetch_sub(1, Relaxed);
+        if before & COUNT != 1 {
             return;
         }
-        let v = self.evaluate(p, s);
+        // Every move inside the pair leads to a win for the opponent, the longest being the
+        // one at `n - 1` just decided (they are decided in order of distance): a loss in `n`,
+        // unless a move out of the pair holds out longer.
+        let v = if before & OUTSIDE != 0 {
+            self.evaluate(p, s)
+        } else {
+            Value::Loss(n)
+        };
+        debug_assert_eq!(v, self.evaluate(p, s), "at {n}");
         debug_assert!(matches!(v, Value::Loss(d) if d >= n), "{v:?} at {n}");
         if self.vals[p as usize]
             .compare_exchange(0, FINAL | v.code(), Relaxed, Relaxed)

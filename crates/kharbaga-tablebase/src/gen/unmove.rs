@@ -1,41 +1,43 @@
 //! Unmoves: the positions from which one move that neither captures nor promotes leads to a
 //! given position. Retrograde analysis walks these backwards from decided positions.
 
+use crate::frame::swap_setup;
 use kharbaga::board::{neighbour, run_until, Direction};
 use kharbaga::{Color, Position, Rules, Setup};
 
-/// Every position (White to move) from which White, by a step or slide that neither
-/// captures nor promotes, reaches `pos` (Black to move). Whether that move is legal there
-/// also depends on whether a capture is compulsory there, which the caller knows.
+/// Every position from which the opponent of `pos`'s side to move (Black), by a step or
+/// slide that neither captures nor promotes, reaches `pos`, seen from its own side to move:
+/// turned round as [`swap_setup`] turns it, so Black is to move in each, as in the tables.
+/// Whether that move is legal there also depends on whether a capture is compulsory there,
+/// which the caller knows.
 pub fn unmoves(rules: &Rules, pos: &Position, out: &mut Vec<Setup>) {
     out.clear();
-    let s = pos.to_setup();
+    // Turned round once: the side that just moved is Black, and each predecessor is this
+    // setup with one of Black's pieces moved back.
+    let s = swap_setup(&pos.to_setup());
     let occupied = s.black | s.white;
-    let white_mullahs = s.white & s.mullahs;
-    let white_men = s.white & !s.mullahs;
     let back = |from: kharbaga::Point, to: kharbaga::Point, mullah: bool| {
-        let white = s.white.without(to).with(from);
         let mullahs = if mullah {
             s.mullahs.without(to).with(from)
         } else {
             s.mullahs
         };
         Setup {
-            black: s.black,
-            white,
+            black: s.black.without(to).with(from),
+            white: s.white,
             mullahs,
-            turn: Color::White,
+            turn: Color::Black,
         }
     };
-    for to in white_mullahs {
+    for to in s.black & s.mullahs {
         for d in Direction::ALL {
             for from in run_until(to, d, occupied).0 {
                 out.push(back(from, to, true));
             }
         }
     }
-    for to in white_men {
-        for &d in rules.man_step_directions(Color::White) {
+    for to in s.black & !s.mullahs {
+        for &d in rules.man_step_directions(Color::Black) {
             if let Some(from) = neighbour(to, d.opposite()) {
                 if !occupied.contains(from) {
                     out.push(back(from, to, false));
@@ -63,9 +65,10 @@ mod tests {
                     let after = start.play(&mv);
                     let mut back = Vec::new();
                     unmoves(&rules, &after, &mut back);
-                    assert!(back.contains(&start.to_setup()), "{fen} {mv}");
+                    assert!(back.contains(&swap_setup(&start.to_setup())), "{fen} {mv}");
                     for q in &back {
-                        let q = Position::from_setup(*q).unwrap();
+                        assert_eq!(q.turn, Color::Black);
+                        let q = Position::from_setup(swap_setup(q)).unwrap();
                         let found = q.legal_moves(&rules).iter().any(|m| q.play(m) == after)
                             || q.has_capture(&rules);
                         assert!(found, "unmove {q:?} of {fen} {mv}");
