@@ -304,7 +304,7 @@ pub fn build(
         };
         for g in generated {
             let index = SliceIndex::new(g.slice);
-            let stats = SliceStats::count(&index, &g.codes);
+            let stats = pool.install(|| SliceStats::count(&index, &g.codes));
             let path = table_path(&opts.dir, g.slice);
             let header = TableHeader {
                 rules: rules_key(&opts.rules),

@@ -2,8 +2,12 @@
 //! stands for a position and its mirror image counts twice).
 
 use crate::index::{is_mirror_symmetric, SliceIndex};
-use crate::value::{Value, BROKEN};
+use crate::value::Value;
+use rayon::prelude::*;
 use std::fmt;
+
+/// Places counted per rayon task.
+const CHUNK: u64 = 1 << 16;
 
 /// Wins, draws and losses of one slice, and its longest win and loss.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -21,20 +25,31 @@ pub struct SliceStats {
 }
 
 impl SliceStats {
-    /// Counts the codes of a table with its index.
+    /// Counts the codes of a table with its index (in parallel, on the current rayon pool).
     pub fn count(index: &SliceIndex, codes: &[u16]) -> SliceStats {
-        let mut s = SliceStats::default();
-        for (i, &code) in codes.iter().enumerate() {
-            if code == BROKEN {
-                continue;
-            }
-            let Some(pos) = index.position(i as u64) else {
-                continue;
-            };
-            let weight = if !is_mirror_symmetric(&pos) { 2 } else { 1 };
-            s.add(Value::from_code(code), weight);
+        let chunks = index.len().div_ceil(CHUNK);
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let mut s = SliceStats::default();
+                index.for_each_position(c * CHUNK, (c + 1) * CHUNK, |i, pos| {
+                    let weight = if is_mirror_symmetric(&pos) { 1 } else { 2 };
+                    s.add(Value::from_code(codes[i as usize]), weight);
+                });
+                s
+            })
+            .reduce(SliceStats::default, |a, b| a.merge(&b))
+    }
+
+    /// The counts of two sets of positions together.
+    pub fn merge(&self, other: &SliceStats) -> SliceStats {
+        SliceStats {
+            wins: self.wins + other.wins,
+            draws: self.draws + other.draws,
+            losses: self.losses + other.losses,
+            longest_win: self.longest_win.max(other.longest_win),
+            longest_loss: self.longest_loss.max(other.longest_loss),
         }
-        s
     }
 
     /// Adds `weight` positions of value `v`.

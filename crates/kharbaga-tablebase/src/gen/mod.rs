@@ -108,6 +108,27 @@ struct Work<'a> {
     too_many: std::sync::atomic::AtomicBool,
 }
 
+/// A child of a position: in the pair (its global place) or out of it (its code).
+#[derive(Copy, Clone)]
+enum Child {
+    Inside(u64),
+    Outside(u16),
+}
+
+/// Asks the processor to fetch `slice[i]` (in bounds) into its cache ahead of its use.
+#[inline]
+fn prefetch<T>(slice: &[T], i: usize) {
+    debug_assert!(i < slice.len());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch has no effect on memory, and the address is inside the slice.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(slice.as_ptr().add(i).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (slice, i);
+}
+
 /// The men part of the last place computed, with its part of the pair.
 type MenCache = Option<(usize, MenPart)>;
 
@@ -214,20 +235,26 @@ impl Work<'_> {
         self.parts[t].index.position(i)
     }
 
-    /// The code of a child (in the mover frame) and, if it is in the pair, its global place.
+    /// Where a child (in the mover frame) is: its global place in the pair, or its code
+    /// in the tables it leads into.
     #[inline]
-    fn child(&self, child: &Setup, cache: &mut MenCache) -> (Option<u64>, u16) {
+    fn child(&self, child: &Setup, cache: &mut MenCache) -> Child {
         match self.part_of(SliceId::counts_of(child)) {
-            Some(t) => {
-                let g = self.parts[t].offset + self.place(t, child, cache).index;
-                (Some(g), self.vals[g as usize].load(Relaxed) & CODE)
-            }
-            None => (
-                None,
+            Some(t) => Child::Inside(self.parts[t].offset + self.place(t, child, cache).index),
+            None => Child::Outside(
                 self.deps
                     .code(child)
                     .expect("dependencies were checked before the seed"),
             ),
+        }
+    }
+
+    /// The current code of a child.
+    #[inline]
+    fn code(&self, child: Child) -> u16 {
+        match child {
+            Child::Inside(g) => self.vals[g as usize].load(Relaxed) & CODE,
+            Child::Outside(code) => code,
         }
     }
 
@@ -315,8 +342,8 @@ impl Work<'_> {
                 clash = true;
             }
             match self.child(&child, &mut cache) {
-                (Some(place), _) => s.places.push(place),
-                (None, code) => {
+                Child::Inside(place) => s.places.push(place),
+                Child::Outside(code) => {
                     let v = Value::from_code(code).parent();
                     if best.map_or(true, |b| v.preference() > b.preference()) {
                         best = Some(v);
@@ -329,7 +356,7 @@ impl Work<'_> {
             mullah_children = 0;
             for mv in s.moves.iter().filter(|m| setup.mullahs.contains(m.from())) {
                 let child = child_setup(&setup, mv);
-                if let (Some(place), _) = self.child(&child, &mut cache) {
+                if let Child::Inside(place) = self.child(&child, &mut cache) {
                     s.places.push(place);
                 }
             }
@@ -407,6 +434,14 @@ impl Work<'_> {
         self.predecessors(&pos, s);
         let child_lost = (n - 1) % 2 == 0;
         let places = std::mem::take(&mut s.places);
+        // The predecessors' cells are far apart, and each update is an atomic operation that
+        // waits for its cell: ask for all of them first.
+        for &p in &places {
+            prefetch(&self.vals, p as usize);
+            if !child_lost {
+                prefetch(&self.counts, p as usize);
+            }
+        }
         for &p in &places {
             if child_lost {
                 self.mark_win(p, n);
@@ -479,7 +514,10 @@ impl Work<'_> {
         let setup = pos.to_setup();
         let best = moves
             .iter()
-            .map(|mv| Value::from_code(self.child(&child_setup(&setup, mv), &mut s.men).1).parent())
+            .map(|mv| {
+                let child = self.child(&child_setup(&setup, mv), &mut s.men);
+                Value::from_code(self.code(child)).parent()
+            })
             .max_by_key(|v| v.preference())
             .expect("a counted place has moves");
         s.moves = moves;
