@@ -150,23 +150,45 @@ fn rank_among(set: u64, free: u64) -> u64 {
     r
 }
 
-/// The points of `free` at the given places.
+const fn build_select() -> [[u8; 8]; 256] {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b][j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+}
+
+/// `SELECT[b][j]`: the bit of the `j`-th set bit of the byte `b`, counting from 0.
+const SELECT: [[u8; 8]; 256] = build_select();
+
+/// The points of `free` at the given places (each below the number of free points), a byte
+/// of `free` at a time.
 #[inline]
 fn expand(places: u64, free: u64) -> u64 {
     let mut out = 0u64;
-    let mut f = free;
-    let mut place = 0u32;
     let mut rest = places;
+    let mut below = 0u32;
+    let mut shift = 0;
     while rest != 0 {
-        let want = rest.trailing_zeros();
-        rest &= rest - 1;
-        while place < want {
-            f &= f - 1;
-            place += 1;
+        let byte = ((free >> shift) & 0xFF) as usize;
+        let here = below + byte.count_ones();
+        while rest != 0 && rest.trailing_zeros() < here {
+            let j = (rest.trailing_zeros() - below) as usize;
+            out |= 1u64 << (shift + u32::from(SELECT[byte][j]));
+            rest &= rest - 1;
         }
-        out |= f & f.wrapping_neg();
-        f &= f - 1;
-        place += 1;
+        below = here;
+        shift += 8;
     }
     out
 }
@@ -293,6 +315,11 @@ impl MenPart {
         (s.black & !s.mullahs).0 == self.men_m && (s.white & !s.mullahs).0 == self.men_o
     }
 }
+
+/// The men sets of the last men placement decoded (see [`SliceIndex::position_cached`]); a
+/// cache serves one index.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct DecodeCache(Option<(u64, u64, u64, bool)>);
 
 /// Where a position lies in its table, and whether it had to be mirrored to get there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -498,10 +525,24 @@ impl SliceIndex {
 
     /// The position at a place, Black to move, or None for a broken place.
     pub fn position(&self, index: u64) -> Option<Position> {
+        self.position_cached(index, &mut DecodeCache::default())
+    }
+
+    /// [`SliceIndex::position`], reusing the men sets of the last place decoded with the
+    /// same cache where it has the same men placement (as places near each other mostly do).
+    pub fn position_cached(&self, index: u64, cache: &mut DecodeCache) -> Option<Position> {
         if index >= self.len {
             return None;
         }
-        let (men_m, men_o, symmetric) = self.men_sets(index / self.block);
+        let men = index / self.block;
+        let (men_m, men_o, symmetric) = match cache.0 {
+            Some((m, a, b, s)) if m == men => (a, b, s),
+            _ => {
+                let (a, b, s) = self.men_sets(men);
+                cache.0 = Some((men, a, b, s));
+                (a, b, s)
+            }
+        };
         let rest = index % self.block;
         self.setup_at(
             men_m,

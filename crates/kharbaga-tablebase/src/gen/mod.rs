@@ -30,7 +30,7 @@ pub use unmove::unmoves;
 
 use crate::frame::mirror;
 use crate::frame::{child_setup, swap_setup};
-use crate::index::{MenPart, Place, SliceIndex};
+use crate::index::{DecodeCache, MenPart, Place, SliceIndex};
 use crate::memory::MemoryTables;
 use crate::slice::SliceId;
 use crate::value::{Value, BROKEN, DRAW_CODE};
@@ -47,6 +47,8 @@ const CODE: u16 = 0x7FFF;
 const OUTSIDE: u8 = 0x80;
 /// The count bits of a counter.
 const COUNT: u8 = 0x7F;
+/// Places per bit mask of [`Work::decided`].
+const RUN: u64 = 1 << 10;
 /// Places handed to a worker at a time.
 const CHUNK: usize = 1 << 14;
 
@@ -104,6 +106,9 @@ struct Work<'a> {
     parts: Vec<Part>,
     vals: Vec<AtomicU16>,
     counts: Vec<AtomicU8>,
+    /// For each run of [`RUN`] places, bit `c % 64` is set once a place of the run has been
+    /// given the decisive code `c`: a pass skips the runs with nothing to propagate.
+    decided: Vec<AtomicU64>,
     max_distance: AtomicU16,
     too_many: std::sync::atomic::AtomicBool,
 }
@@ -139,6 +144,8 @@ struct Scratch {
     back: Vec<Setup>,
     places: Vec<u64>,
     men: MenCache,
+    /// The last men placement decoded, in each part of the pair.
+    decoded: [DecodeCache; 2],
 }
 
 /// Generates the pair of `pair` (the slice and its flip) under `rules`; the tables of every
@@ -177,6 +184,9 @@ pub fn generate_pair(
         parts,
         vals: (0..total).map(|_| AtomicU16::new(0)).collect(),
         counts: (0..total).map(|_| AtomicU8::new(0)).collect(),
+        decided: (0..total.div_ceil(RUN))
+            .map(|_| AtomicU64::new(0))
+            .collect(),
         max_distance: AtomicU16::new(0),
         too_many: Default::default(),
     };
@@ -230,9 +240,9 @@ impl Work<'_> {
         self.parts.iter().position(|p| p.slice.counts() == counts)
     }
 
-    fn position(&self, g: u64) -> Option<Position> {
+    fn position(&self, g: u64, decoded: &mut [DecodeCache; 2]) -> Option<Position> {
         let (t, i) = self.locate(g);
-        self.parts[t].index.position(i)
+        self.parts[t].index.position_cached(i, &mut decoded[t])
     }
 
     /// Where a child (in the mover frame) is: its global place in the pair, or its code
@@ -273,8 +283,18 @@ impl Work<'_> {
         }
     }
 
-    fn raise_max(&self, code: u16) {
-        self.max_distance.fetch_max(code - 1, Relaxed);
+    /// Notes that place `g` has been given the decisive code `code`. Both notes are read
+    /// before they are written: they are shared by the threads, and mostly set already.
+    #[inline]
+    fn note(&self, g: u64, code: u16) {
+        let bit = 1u64 << (code % 64);
+        let run = &self.decided[(g / RUN) as usize];
+        if run.load(Relaxed) & bit == 0 {
+            run.fetch_or(bit, Relaxed);
+        }
+        if self.max_distance.load(Relaxed) < code - 1 {
+            self.max_distance.fetch_max(code - 1, Relaxed);
+        }
     }
 
     /// Seeds the places from `start` to `end` (excluded), decoding them in order; broken
@@ -309,6 +329,7 @@ impl Work<'_> {
         let setup = pos.to_setup();
         if s.moves.is_empty() {
             self.vals[g as usize].store(FINAL | Value::Loss(0).code(), Relaxed);
+            self.note(g, Value::Loss(0).code());
             return;
         }
         s.places.clear();
@@ -372,13 +393,13 @@ impl Work<'_> {
                 let flag = if inside == 0 { FINAL } else { 0 };
                 cell.store(flag | v.code(), Relaxed);
                 self.counts[g as usize].store(1, Relaxed);
-                self.raise_max(v.code());
+                self.note(g, v.code());
             }
             _ if inside == 0 => {
                 let v = best.expect("a position with moves has a best one");
                 cell.store(FINAL | v.code(), Relaxed);
                 if v != Value::Draw {
-                    self.raise_max(v.code());
+                    self.note(g, v.code());
                 }
             }
             _ => {
@@ -420,17 +441,27 @@ impl Work<'_> {
     /// Propagates from every place of `start..end` decided at distance `n - 1` (code `n`:
     /// no draw, broken place or value still to be propagated has that code in pass `n`).
     fn propagate_range(&self, start: u64, end: u64, n: u16, s: &mut Scratch) {
-        for g in start..end {
-            if self.vals[g as usize].load(Relaxed) & CODE == n {
-                self.propagate(g, n, s);
+        let bit = 1u64 << (n % 64);
+        let mut run = start;
+        while run < end {
+            let run_end = (run + RUN).min(end);
+            if self.decided[(run / RUN) as usize].load(Relaxed) & bit != 0 {
+                for g in run..run_end {
+                    if self.vals[g as usize].load(Relaxed) & CODE == n {
+                        self.propagate(g, n, s);
+                    }
+                }
             }
+            run = run_end;
         }
     }
 
     /// Propagates from the place `g`, decided at distance `n - 1`, to its predecessors.
     #[inline(never)]
     fn propagate(&self, g: u64, n: u16, s: &mut Scratch) {
-        let pos = self.position(g).expect("a decided place is a position");
+        let pos = self
+            .position(g, &mut s.decoded)
+            .expect("a decided place is a position");
         self.predecessors(&pos, s);
         let child_lost = (n - 1) % 2 == 0;
         let places = std::mem::take(&mut s.places);
@@ -470,7 +501,7 @@ impl Work<'_> {
             }
             match cell.compare_exchange_weak(cur, win, Relaxed, Relaxed) {
                 Ok(_) => {
-                    self.raise_max(win);
+                    self.note(p, win);
                     return;
                 }
                 Err(now) => cur = now,
@@ -502,13 +533,15 @@ impl Work<'_> {
             .compare_exchange(0, FINAL | v.code(), Relaxed, Relaxed)
             .is_ok()
         {
-            self.raise_max(v.code());
+            self.note(p, v.code());
         }
     }
 
     /// The value of place `p` from the current values of all its children.
     fn evaluate(&self, p: u64, s: &mut Scratch) -> Value {
-        let pos = self.position(p).expect("a counted place is a position");
+        let pos = self
+            .position(p, &mut s.decoded)
+            .expect("a counted place is a position");
         let mut moves = std::mem::take(&mut s.moves);
         pos.legal_moves_into(self.rules, &mut moves);
         let setup = pos.to_setup();
