@@ -11,7 +11,7 @@ use crate::memory::MemoryTables;
 use crate::slice::SliceId;
 use crate::stats::SliceStats;
 use crate::value::{Value, BROKEN};
-use kharbaga::{Position, Rules};
+use kharbaga::{Move, Position, Rules};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Mutex;
@@ -143,15 +143,21 @@ fn check_wdl(
     Ok(())
 }
 
-/// The value a position must have given its successors' stored values.
-pub fn derive(rules: &Rules, pos: &Position, memory: &MemoryTables) -> Option<Value> {
-    let moves = pos.legal_moves(rules);
+/// The value a position must have given its successors' stored values (`moves` is a
+/// buffer for its legal moves).
+pub fn derive(
+    rules: &Rules,
+    pos: &Position,
+    memory: &MemoryTables,
+    moves: &mut Vec<Move>,
+) -> Option<Value> {
+    pos.legal_moves_into(rules, moves);
     if moves.is_empty() {
         return Some(Value::Loss(0));
     }
     let setup = pos.to_setup();
     let mut best: Option<Value> = None;
-    for mv in &moves {
+    for mv in moves.iter() {
         let child = child_setup(&setup, mv);
         let v = Value::from_code(memory.code(&child)?).parent();
         if best.map_or(true, |b| v.preference() > b.preference()) {
@@ -161,36 +167,104 @@ pub fn derive(rules: &Rules, pos: &Position, memory: &MemoryTables) -> Option<Va
     best
 }
 
+/// Places verified per rayon task.
+const CHUNK: u64 = 1 << 14;
+
 fn verify_slice(rules: &Rules, slice: SliceId, memory: &MemoryTables) -> SliceCheck {
     let t = memory.get(slice).expect("loaded");
     let index: &SliceIndex = &t.index;
     let bad = Mutex::new((0u64, Vec::new()));
-    let checked = (0..t.codes.len() as u64)
+    let checked = (0..index.len().div_ceil(CHUNK))
         .into_par_iter()
-        .filter(|&i| {
-            let code = t.codes[i as usize];
-            let Some(pos) = index.position(i) else {
-                return false;
-            };
-            let stored = Value::from_code(code);
-            let derived = derive(rules, &pos, memory);
-            if code == BROKEN || derived != Some(stored) {
-                let mut b = bad.lock().expect("no panic holds the lock");
-                b.0 += 1;
-                if b.1.len() < 10 {
-                    b.1.push(format!(
-                        "{}: stored {stored}, successors give {derived:?}",
-                        pos.to_fen()
-                    ));
+        .map_init(Vec::new, |moves, c| {
+            let mut checked = 0u64;
+            index.for_each_position(c * CHUNK, (c + 1) * CHUNK, |i, pos| {
+                checked += 1;
+                let code = t.codes[i as usize];
+                let stored = Value::from_code(code);
+                let derived = derive(rules, &pos, memory, moves);
+                if code == BROKEN || derived != Some(stored) {
+                    let mut b = bad.lock().expect("no panic holds the lock");
+                    b.0 += 1;
+                    if b.1.len() < 10 {
+                        b.1.push(format!(
+                            "{}: stored {stored}, successors give {derived:?}",
+                            pos.to_fen()
+                        ));
+                    }
                 }
-            }
-            true
+            });
+            checked
         })
-        .count() as u64;
+        .sum();
     SliceCheck {
         slice,
         stats: SliceStats::count(index, &t.codes),
         mismatches: bad.into_inner().expect("no panic holds the lock"),
         checked,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::generate_in_memory;
+
+    /// Generated tables verify; one stored value changed (a win one ply longer, a loss made a
+    /// draw, a draw made a win) is found, in its slice and nowhere else.
+    #[test]
+    fn a_changed_value_is_found() {
+        let rules = Rules::standard();
+        let mut memory = generate_in_memory(&rules, 3).unwrap();
+        let slices: Vec<SliceId> = memory.slices().collect();
+        for &s in &slices {
+            let check = verify_slice(&rules, s, &memory);
+            assert!(check.ok(), "{s}: {:?}", check.mismatches);
+            assert_eq!(
+                check.checked,
+                check.stats.positions() - mirrored(&memory, s)
+            );
+        }
+        let slice: SliceId = "1m1k-0m1k".parse().unwrap();
+        let codes = &memory.get(slice).unwrap().codes;
+        let find = |want: fn(Value) -> bool| {
+            let t = memory.get(slice).unwrap();
+            (0..codes.len())
+                .find(|&i| t.index.position(i as u64).is_some() && want(Value::from_code(codes[i])))
+                .unwrap()
+        };
+        let win = find(|v| matches!(v, Value::Win(_)));
+        let loss = find(|v| matches!(v, Value::Loss(_)));
+        let draw = find(|v| v == Value::Draw);
+        let changes = [
+            (win, codes[win] + 2),
+            (loss, Value::Draw.code()),
+            (draw, Value::Win(1).code()),
+        ];
+        for (i, changed) in changes {
+            let mut codes = memory.get(slice).unwrap().codes.clone();
+            let before = codes[i];
+            codes[i] = changed;
+            memory.insert(slice, codes);
+            let check = verify_slice(&rules, slice, &memory);
+            assert!(
+                check.mismatches.0 >= 1,
+                "place {i}: {before} changed unnoticed"
+            );
+            let mut codes = memory.get(slice).unwrap().codes.clone();
+            codes[i] = before;
+            memory.insert(slice, codes);
+        }
+        assert!(verify_slice(&rules, slice, &memory).ok());
+    }
+
+    /// Positions a slice's places count twice (a place stands for a position and its
+    /// distinct mirror image).
+    fn mirrored(memory: &MemoryTables, s: SliceId) -> u64 {
+        let t = memory.get(s).unwrap();
+        (0..t.codes.len() as u64)
+            .filter_map(|i| t.index.position(i))
+            .filter(|p| !crate::index::is_mirror_symmetric(p))
+            .count() as u64
     }
 }
