@@ -18,8 +18,9 @@ for rules in standard sideways ludii dagaz; do
     "$bin" tablebase generate --rules "$rules" --pieces 4 --dir "$work/$rules" > "$work/$rules.gen"
     "$bin" tablebase verify --rules "$rules" --dir "$work/$rules" > "$work/$rules.verify"
     tail -n 1 "$work/$rules.verify"
-    # "SLICE ok: N places, W wins, D draws, L losses, longest win X" -> "RULES SLICE W D L X"
-    sed -n 's/^\([0-9mk-]*\) ok: [0-9]* places, \([0-9]*\) wins, \([0-9]*\) draws, \([0-9]*\) losses, longest win \([0-9]*\)$/'"$rules"' \1 \2 \3 \4 \5/p' \
+    # "SLICE ok: N places, W wins, D draws, L losses, longest win X, longest loss Y"
+    #   -> "RULES SLICE W D L X"
+    sed -n 's/^\([0-9mk-]*\) ok: [0-9]* places, \([0-9]*\) wins, \([0-9]*\) draws, \([0-9]*\) losses, longest win \([0-9]*\), longest loss [0-9]*$/'"$rules"' \1 \2 \3 \4 \5/p' \
         "$work/$rules.verify" >> "$work/counts.txt"
     echo "$rules: up to 4 pieces built and verified in $(( $(date +%s) - start )) s"
 done

@@ -115,8 +115,8 @@ fn report_line(r: &PairReport) -> String {
         .iter()
         .map(|(s, st)| {
             format!(
-                "{s} {}W/{}D/{}L longest win {}",
-                st.wins, st.draws, st.losses, st.longest_win
+                "{s} {}W/{}D/{}L longest win {}, loss {}",
+                st.wins, st.draws, st.losses, st.longest_win, st.longest_loss
             )
         })
         .collect();

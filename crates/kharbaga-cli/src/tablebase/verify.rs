@@ -41,8 +41,14 @@ pub fn run(args: &VerifyArgs) -> Result<(), CliError> {
         wrong += c.mismatches.0;
         let status = if c.ok() { "ok" } else { "WRONG" };
         let mut line = format!(
-            "{} {status}: {} places, {} wins, {} draws, {} losses, longest win {}",
-            c.slice, c.checked, c.stats.wins, c.stats.draws, c.stats.losses, c.stats.longest_win
+            "{} {status}: {} places, {} wins, {} draws, {} losses, longest win {}, longest loss {}",
+            c.slice,
+            c.checked,
+            c.stats.wins,
+            c.stats.draws,
+            c.stats.losses,
+            c.stats.longest_win,
+            c.stats.longest_loss
         );
         if !c.ok() {
             line.push_str(&format!(", {} wrong values:", c.mismatches.0));
