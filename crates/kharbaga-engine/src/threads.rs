@@ -19,9 +19,10 @@ pub(crate) fn search(
     on_iteration: &mut dyn FnMut(&Searcher<'_>, &[RootMove], u32),
 ) -> Outcome {
     std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
         for helper in 1..threads.max(1) {
             let moves = moves.clone();
-            scope.spawn(move || {
+            helpers.push(scope.spawn(move || {
                 let mut searcher = Searcher::new(shared, false);
                 searcher.deepen(
                     root,
@@ -33,7 +34,7 @@ pub(crate) fn search(
                         on_iteration: &mut |_, _, _| {},
                     },
                 );
-            });
+            }));
         }
         let mut searcher = Searcher::new(shared, true);
         let outcome = searcher.deepen(
@@ -47,6 +48,14 @@ pub(crate) fn search(
             },
         );
         shared.abort.store(true, Ordering::Relaxed);
+        // Each helper is joined here rather than left to the end of the scope: the scope
+        // only waits for the helpers' closures, a join waits for the threads to exit (their
+        // thread-local storage freed), so no thread of this search is left when it returns.
+        for helper in helpers {
+            if let Err(panic) = helper.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
         outcome
     })
 }
