@@ -8,7 +8,9 @@
 //! directory's most pieces), and compares `KHARBAGA_SAMPLES` random positions (default
 //! 10,000) of fewer than `N` pieces, then as many of `N` pieces, skipping those whose game
 //! graph exceeds `KHARBAGA_BUDGET` positions (default 5 million), then every position the
-//! solver solved on the way.
+//! solver solved on the way. `KHARBAGA_SECONDS` ends the `N`-piece sample after that many
+//! seconds from the start, fewer than `KHARBAGA_SAMPLES` if need be (the positions the solver
+//! solved are compared all the same).
 
 mod exhaustive;
 
@@ -22,6 +24,7 @@ use kharbaga_tablebase::memory::MemoryTables;
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Value;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 fn as_value(s: Solved) -> Value {
     match s {
@@ -64,13 +67,14 @@ fn compare_memo(tb: &Tablebase, solver: &Solver) -> u64 {
 }
 
 /// Solves `samples` random positions of the tables' slices of `min_pieces` to `max_pieces`
-/// pieces and compares them; returns (solved, skipped).
+/// pieces (fewer if `deadline` passes first) and compares them; returns (solved, skipped).
 fn compare_random(
     tb: &Tablebase,
     solver: &mut Solver,
     samples: usize,
     (min_pieces, max_pieces): (u32, u32),
     seed: u64,
+    deadline: Option<Instant>,
 ) -> (usize, usize) {
     let slices: Vec<_> = tb
         .slices()
@@ -79,7 +83,7 @@ fn compare_random(
         .collect();
     let mut rng = Rng::new(seed);
     let (mut solved, mut skipped) = (0, 0);
-    while solved < samples {
+    while solved < samples && deadline.is_none_or(|d| Instant::now() < d) {
         for pos in random_positions(&slices, 1000, &mut rng) {
             let Some(s) = solver.solve(&pos) else {
                 skipped += 1;
@@ -90,7 +94,7 @@ fn compare_random(
             if solved % 1000 == 0 {
                 eprintln!("{solved} agree so far ({skipped} skipped)");
             }
-            if solved == samples {
+            if solved == samples || deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
         }
@@ -114,7 +118,7 @@ fn tables_of_up_to_three_pieces_agree_with_the_exhaustive_solver() {
     .unwrap();
     let tb = Tablebase::open(&dir, Rules::standard()).unwrap();
     let mut solver = Solver::new(Rules::standard(), 5_000_000);
-    let (solved, _) = compare_random(&tb, &mut solver, 2000, (2, 3), 7);
+    let (solved, _) = compare_random(&tb, &mut solver, 2000, (2, 3), 7, None);
     assert_eq!(solved, 2000);
     let memo = compare_memo(&tb, &solver);
     assert!(memo > 10_000, "only {memo} positions compared");
@@ -139,10 +143,12 @@ fn random_positions_agree_with_the_exhaustive_solver() {
     // larger graphs small.
     let mut solver = Solver::new(Rules::standard(), budget.max(5_000_000));
     solver.remember_failures(1 << 22);
-    let start = std::time::Instant::now();
-    let (warm, _) = compare_random(&tb, &mut solver, samples, (2, max_pieces - 1), 11);
+    let start = Instant::now();
+    let deadline = env("KHARBAGA_SECONDS").map(|s| start + Duration::from_secs(s.parse().unwrap()));
+    let (warm, _) = compare_random(&tb, &mut solver, samples, (2, max_pieces - 1), 11, None);
     solver.set_max_nodes(budget);
-    let (solved, skipped) = compare_random(&tb, &mut solver, samples, (max_pieces, max_pieces), 13);
+    let pieces = (max_pieces, max_pieces);
+    let (solved, skipped) = compare_random(&tb, &mut solver, samples, pieces, 13, deadline);
     let memo = compare_memo(&tb, &solver);
     println!(
         "{warm} random positions of up to {} pieces and {solved} of {max_pieces} pieces agree with the tables ({skipped} of {max_pieces} pieces skipped over a budget of {budget} positions), and {memo} positions the solver solved on the way, in {:.0} s",
