@@ -2,7 +2,8 @@
 # Runs every fuzz target of fuzz/ (cargo-fuzz, libFuzzer) for SECONDS each (30 by default)
 # on its corpus fuzz/corpus/TARGET, and prints for each target the executions per second and
 # the total executions. cargo-fuzz is installed when missing; it needs the nightly toolchain.
-# Exits non-zero if a target crashes; the input that crashed is left in fuzz/artifacts/TARGET.
+# Exits non-zero if a target crashes; the input that crashed is left in fuzz/artifacts/TARGET,
+# with libFuzzer's output of that run (the error and its stack) in fuzz/artifacts/TARGET/log.
 #
 #   scripts/fuzz.sh 30              every target, 30 seconds each
 #   scripts/fuzz.sh 60 fen record   only these targets
@@ -36,6 +37,7 @@ for target in "${targets[@]}"; do
         status="CRASH (see fuzz/artifacts/$target)"
         failed+=("$target")
         grep -E 'panicked|ERROR|Test unit written' "$log" | head -n 5 >&2 || true
+        cp "$log" "artifacts/$target/log"
     fi
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
