@@ -6,7 +6,7 @@
 # tables of up to 4 pieces of every named rule set built, verified and counted, the solver's
 # suite positions solved with their proofs checked by both checkers, and the Dask drivers of
 # the table generation and of a solve split at a frontier run on a local cluster, and last
-# every fuzz target run briefly (10 seconds each; see docs/reliability.md for why not 30).
+# every fuzz target run briefly (30 seconds each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,4 +22,4 @@ scripts/tables-ci.sh target/release/kharbaga
 scripts/solver-ci.sh target/release/kharbaga
 python3 cluster/test_tablebase.py target/release/kharbaga
 python3 cluster/test_solve.py target/release/kharbaga
-scripts/fuzz.sh 10
+scripts/fuzz.sh 30
