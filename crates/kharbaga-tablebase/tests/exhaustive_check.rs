@@ -83,7 +83,7 @@ fn compare_random(
         .collect();
     let mut rng = Rng::new(seed);
     let (mut solved, mut skipped) = (0, 0);
-    while solved < samples && deadline.is_none_or(|d| Instant::now() < d) {
+    while solved < samples && deadline.map_or(true, |d| Instant::now() < d) {
         for pos in random_positions(&slices, 1000, &mut rng) {
             let Some(s) = solver.solve(&pos) else {
                 skipped += 1;
