@@ -10,7 +10,8 @@
 //! graph exceeds `KHARBAGA_BUDGET` positions (default 5 million), then every position the
 //! solver solved on the way. `KHARBAGA_SECONDS` ends the `N`-piece sample after that many
 //! seconds from the start, fewer than `KHARBAGA_SAMPLES` if need be (the positions the solver
-//! solved are compared all the same).
+//! solved are compared all the same). `KHARBAGA_SEED` (default 13) seeds that sample, so that
+//! runs in parallel draw different positions.
 
 mod exhaustive;
 
@@ -148,7 +149,8 @@ fn random_positions_agree_with_the_exhaustive_solver() {
     let (warm, _) = compare_random(&tb, &mut solver, samples, (2, max_pieces - 1), 11, None);
     solver.set_max_nodes(budget);
     let pieces = (max_pieces, max_pieces);
-    let (solved, skipped) = compare_random(&tb, &mut solver, samples, pieces, 13, deadline);
+    let seed: u64 = env("KHARBAGA_SEED").map_or(13, |s| s.parse().unwrap());
+    let (solved, skipped) = compare_random(&tb, &mut solver, samples, pieces, seed, deadline);
     let memo = compare_memo(&tb, &solver);
     println!(
         "{warm} random positions of up to {} pieces and {solved} of {max_pieces} pieces agree with the tables ({skipped} of {max_pieces} pieces skipped over a budget of {budget} positions), and {memo} positions the solver solved on the way, in {:.0} s",
