@@ -84,7 +84,8 @@ fn compare_random(
         .collect();
     let mut rng = Rng::new(seed);
     let (mut solved, mut skipped) = (0, 0);
-    while solved < samples && deadline.map_or(true, |d| Instant::now() < d) {
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    while solved < samples && !out_of_time() {
         for pos in random_positions(&slices, 1000, &mut rng) {
             let Some(s) = solver.solve(&pos) else {
                 skipped += 1;
@@ -95,7 +96,7 @@ fn compare_random(
             if solved % 1000 == 0 {
                 eprintln!("{solved} agree so far ({skipped} skipped)");
             }
-            if solved == samples || deadline.is_some_and(|d| Instant::now() >= d) {
+            if solved == samples || out_of_time() {
                 break;
             }
         }
