@@ -3,7 +3,7 @@
 //! hop that decides which pieces to search at all.
 
 use crate::bitboard::Bitboard;
-use crate::board::{leap_landings, leap_sources, run_until, Direction, LEAPS};
+use crate::board::{leap_back, leap_landings, leap_starts, rank, run_until, Direction, LEAPS};
 use crate::color::Color;
 use crate::moves::{Move, MAX_PATH};
 use crate::point::{Point, NUM_POINTS};
@@ -70,27 +70,79 @@ fn leap_overs(rules: &Rules, color: Color) -> &'static [Bitboard; NUM_POINTS] {
     }
 }
 
-/// The men of the side to move that can make a first hop.
-fn men_that_capture(pos: &Position, rules: &Rules) -> Bitboard {
+/// For each direction (by index), the points from which a man of `color` could capture in
+/// it (an enemy next to it that way, an empty point beyond), empty for a direction men may
+/// not capture in: a few bitboard operations per direction, with no branch.
+#[inline(always)]
+fn hop_starts(rules: &Rules, color: Color, enemies: Bitboard, empty: Bitboard) -> [Bitboard; 8] {
+    let allowed = match (rules.men_capture_backwards, color) {
+        (true, _) => &MEN_ALL_WAYS,
+        (false, Color::Black) => &MEN_BLACK_NOT_BACK,
+        (false, Color::White) => &MEN_WHITE_NOT_BACK,
+    };
+    std::array::from_fn(|d| allowed[d] & leap_starts(Direction::ALL[d], enemies, empty))
+}
+
+const fn direction_masks(dirs: &[Direction]) -> [Bitboard; 8] {
+    let mut m = [Bitboard::EMPTY; 8];
+    let mut i = 0;
+    while i < dirs.len() {
+        m[dirs[i].index()] = Bitboard::FULL;
+        i += 1;
+    }
+    m
+}
+
+const MEN_ALL_WAYS: [Bitboard; 8] = direction_masks(&ALL_WAYS);
+const MEN_BLACK_NOT_BACK: [Bitboard; 8] = direction_masks(&BLACK_NOT_BACK);
+const MEN_WHITE_NOT_BACK: [Bitboard; 8] = direction_masks(&WHITE_NOT_BACK);
+
+/// The men of the side to move that can capture, split in two: `.0`, those with a first
+/// hop after which another hop may follow (their sequences need the search), and `.1`, for
+/// each direction, the other men that can hop that way: each such hop is a whole sequence.
+/// Without chains every man that can hop is in `.0`.
+///
+/// After one hop in direction `d` from `from` onto `land`, the only points whose state
+/// differs from the start position's are `from` (now empty) and, with immediate removal,
+/// the point of the piece just taken; both lie back along `d`, and a leap from `land`
+/// reaches `from` only over that very piece, which may not be taken twice. So another hop
+/// from `land` exists exactly when a man on `land` could hop in the start position: the
+/// set `goes_on` below. A man that lands on its promotion rank with [`BackRank::Promote`]
+/// stops there.
+#[inline]
+fn split_men(pos: &Position, rules: &Rules) -> (Bitboard, [Bitboard; 8]) {
     let us = pos.turn();
-    let mut movers = Bitboard::EMPTY;
-    man_first_hops(
-        rules,
-        us,
-        pos.men(us),
-        pos.pieces(!us),
-        pos.empty(),
-        |d, landings| {
-            movers |= leap_sources(landings, d);
-        },
-    );
-    movers
+    let starts = hop_starts(rules, us, pos.pieces(!us), pos.empty());
+    let any = starts.iter().fold(Bitboard::EMPTY, |all, &s| all | s);
+    let men = pos.men(us);
+    if !rules.capture_chains || (men & any).is_empty() {
+        return (men & any, [Bitboard::EMPTY; 8]);
+    }
+    let mut goes_on = any;
+    if rules.back_rank == BackRank::Promote {
+        goes_on &= !rank(us.promotion_y());
+    }
+    let searched = (0..8).fold(Bitboard::EMPTY, |all, d| {
+        all | (men & starts[d] & leap_back(goes_on, Direction::ALL[d]))
+    });
+    (searched, starts.map(|s| s & men & !searched))
 }
 
 /// Receives each capture sequence found.
 pub(crate) trait Sink {
     /// One maximal sequence (or single hop without chains) from `from` through `path`.
     fn emit(&mut self, from: Point, path: &[Point], captured: Bitboard);
+
+    /// The single hops in direction `d` of the men on `starts`, none of whose captures
+    /// goes on: each is a whole sequence, distinct from every other found.
+    #[inline]
+    fn single_hops(&mut self, d: Direction, starts: Bitboard) {
+        for from in starts {
+            let over = Point::new_unchecked((from.index() as i8 + d.delta()) as u8);
+            let land = Point::new_unchecked((over.index() as i8 + d.delta()) as u8);
+            self.emit(from, &[land], Bitboard::from_point(over));
+        }
+    }
 }
 
 impl Sink for Vec<Move> {
@@ -101,9 +153,12 @@ impl Sink for Vec<Move> {
 }
 
 /// Every capture sequence of the side to move, each path separately, given to `sink`.
-/// Sequences are maximal when chains are on; no majority filter, no merging.
+/// Sequences are maximal when chains are on; no majority filter, no merging. The men
+/// whose captures are all single hops go to [`Sink::single_hops`], without a search, after
+/// the sequences of the men searched and before the Mullahs'.
 pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
     let us = pos.turn();
+    let (searched, singles) = split_men(pos, rules);
     let mut search = CaptureSearch {
         rules,
         promotion_y: us.promotion_y(),
@@ -116,9 +171,14 @@ pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, sink: &mut impl S
         len: 0,
         sink,
     };
-    for from in men_that_capture(pos, rules) {
+    for from in searched {
         search.start(from);
         search.man(from, Bitboard::EMPTY);
+    }
+    for (d, &starts) in Direction::ALL.iter().zip(&singles) {
+        if starts.any() {
+            search.sink.single_hops(*d, starts);
+        }
     }
     for from in pos.mullahs(us) {
         search.start(from);

@@ -306,8 +306,13 @@ struct DistinctCaptures {
     majority: bool,
     most: u32,
     len: usize,
-    keys: [(Point, Point, Bitboard); 32],
-    more: Vec<(Point, Point, Bitboard)>,
+    /// The single hops counted in bulk ([`Sink::single_hops`]), each distinct from every
+    /// other sequence.
+    singles: u32,
+    /// The effects seen, each packed into one word by [`DistinctCaptures::key`]: the first
+    /// 32 here (zeroed in a few stores), the rest in `more`.
+    keys: [u64; 32],
+    more: Vec<u64>,
 }
 
 impl DistinctCaptures {
@@ -316,30 +321,47 @@ impl DistinctCaptures {
             majority,
             most: 0,
             len: 0,
-            keys: [(Point::E5, Point::E5, Bitboard::EMPTY); 32],
+            singles: 0,
+            keys: [0; 32],
             more: Vec::new(),
         }
     }
 
+    /// The captured set in the low 41 bits, the start and end points above it.
+    #[inline]
+    fn key(from: Point, to: Point, captured: Bitboard) -> u64 {
+        captured.0 | (from.index() as u64) << 48 | (to.index() as u64) << 56
+    }
+
     fn count(&self) -> u64 {
-        (self.len + self.more.len()) as u64
+        (self.len + self.more.len()) as u64 + self.singles as u64
+    }
+
+    /// Takes a sequence capturing `taken` pieces into account under the majority rule:
+    /// whether it counts (forgetting the smaller ones counted so far when it is larger).
+    #[inline]
+    fn counts(&mut self, taken: u32) -> bool {
+        if self.majority {
+            if taken < self.most {
+                return false;
+            }
+            if taken > self.most {
+                self.most = taken;
+                self.len = 0;
+                self.singles = 0;
+                self.more.clear();
+            }
+        }
+        true
     }
 }
 
 impl Sink for DistinctCaptures {
     fn emit(&mut self, from: Point, path: &[Point], captured: Bitboard) {
-        let taken = captured.count();
-        if self.majority {
-            if taken < self.most {
-                return;
-            }
-            if taken > self.most {
-                self.most = taken;
-                self.len = 0;
-                self.more.clear();
-            }
+        if !self.counts(captured.count()) {
+            return;
         }
-        let key = (from, path[path.len() - 1], captured);
+        let key = DistinctCaptures::key(from, path[path.len() - 1], captured);
         if self.keys[..self.len].contains(&key) || self.more.contains(&key) {
             return;
         }
@@ -348,6 +370,13 @@ impl Sink for DistinctCaptures {
             self.len += 1;
         } else {
             self.more.push(key);
+        }
+    }
+
+    #[inline]
+    fn single_hops(&mut self, _: Direction, starts: Bitboard) {
+        if self.counts(1) {
+            self.singles += starts.count();
         }
     }
 }
