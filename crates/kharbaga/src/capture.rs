@@ -75,12 +75,15 @@ fn leap_overs(rules: &Rules, color: Color) -> &'static [Bitboard; NUM_POINTS] {
 /// not capture in: a few bitboard operations per direction, with no branch.
 #[inline(always)]
 fn hop_starts(rules: &Rules, color: Color, enemies: Bitboard, empty: Bitboard) -> [Bitboard; 8] {
-    let allowed = match (rules.men_capture_backwards, color) {
-        (true, _) => &MEN_ALL_WAYS,
-        (false, Color::Black) => &MEN_BLACK_NOT_BACK,
-        (false, Color::White) => &MEN_WHITE_NOT_BACK,
+    // One copy of the code per set of directions, so that the masks are constants.
+    let starts = |allowed: &[Bitboard; 8]| {
+        std::array::from_fn(|d| allowed[d] & leap_starts(Direction::ALL[d], enemies, empty))
     };
-    std::array::from_fn(|d| allowed[d] & leap_starts(Direction::ALL[d], enemies, empty))
+    match (rules.men_capture_backwards, color) {
+        (true, _) => starts(&MEN_ALL_WAYS),
+        (false, Color::Black) => starts(&MEN_BLACK_NOT_BACK),
+        (false, Color::White) => starts(&MEN_WHITE_NOT_BACK),
+    }
 }
 
 const fn direction_masks(dirs: &[Direction]) -> [Bitboard; 8] {
