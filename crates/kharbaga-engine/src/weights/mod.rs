@@ -6,6 +6,7 @@
 //! its nearest named set ([`Rules::nearest_named`]: the one it differs from in the fewest
 //! options, ties going to `standard`).
 
+mod ludii;
 mod standard;
 
 use crate::eval::{Weights, NUM_FEATURES};
@@ -13,13 +14,16 @@ use kharbaga::Rules;
 
 /// The `standard` rules' weights.
 static STANDARD: Weights = Weights(standard::WEIGHTS);
+/// The `ludii` rules' weights (capture optional, single hops).
+static LUDII: Weights = Weights(ludii::WEIGHTS);
 
 impl Weights {
     /// The weights tuned for the named rule set `name`; `standard`'s for a named set
     /// without weights of its own, `None` for an unknown name.
     pub fn named(name: &str) -> Option<&'static Weights> {
         match name {
-            "standard" | "ludii" | "dagaz" | "sideways" => Some(&STANDARD),
+            "ludii" => Some(&LUDII),
+            "standard" | "dagaz" | "sideways" => Some(&STANDARD),
             _ => None,
         }
     }
@@ -80,6 +84,12 @@ mod tests {
             ));
         }
         assert_eq!(Weights::named("checkers"), None);
+    }
+
+    #[test]
+    fn ludii_has_weights_of_its_own() {
+        assert_eq!(Weights::for_rules(&Rules::ludii()).0, ludii::WEIGHTS);
+        assert_ne!(Weights::named("ludii"), Weights::named("standard"));
     }
 
     #[test]
