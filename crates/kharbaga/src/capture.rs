@@ -257,7 +257,7 @@ impl<S: Sink> CaptureSearch<'_, S> {
             found = true;
             let taken = captured.with(over);
             self.hop(land, taken, |s| {
-                if land.y() == s.promotion_y && s.rules.back_rank == BackRank::Promote {
+                if s.rules.back_rank == BackRank::Promote && land.y() == s.promotion_y {
                     s.emit(taken);
                 } else {
                     s.man(land, taken);

@@ -310,8 +310,8 @@ struct DistinctCaptures {
     /// other sequence.
     singles: u32,
     /// The effects seen, each packed into one word by [`DistinctCaptures::key`]: the first
-    /// 32 here (zeroed in a few stores), the rest in `more`.
-    keys: [u64; 32],
+    /// 16 here (zeroed in a few stores), the rest in `more`.
+    keys: [u64; 16],
     more: Vec<u64>,
 }
 
@@ -322,7 +322,7 @@ impl DistinctCaptures {
             most: 0,
             len: 0,
             singles: 0,
-            keys: [0; 32],
+            keys: [0; 16],
             more: Vec::new(),
         }
     }
