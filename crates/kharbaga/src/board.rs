@@ -247,13 +247,6 @@ pub fn leap_landings(from: Bitboard, d: Direction, over: Bitboard, landing: Bitb
     Bitboard(shift_raw(src, 2 * delta) & shift_raw(over.0, delta) & landing.0)
 }
 
-/// The start points of short leaps in direction `d` that land on `landings` (the inverse
-/// of [`leap_landings`] for landing points it returned).
-#[inline(always)]
-pub fn leap_sources(landings: Bitboard, d: Direction) -> Bitboard {
-    Bitboard(shift_raw(landings.0, -2 * d.delta()))
-}
-
 /// The points from which a short leap in direction `d` passes over a point of `over` and
 /// lands on a point of `landing`.
 #[inline(always)]
@@ -262,8 +255,10 @@ pub fn leap_starts(d: Direction, over: Bitboard, landing: Bitboard) -> Bitboard 
     Bitboard(JUMP_MASKS[d.index()].0 & shift_raw(over.0, -delta) & shift_raw(landing.0, -2 * delta))
 }
 
-/// The points of `bb` moved back two steps along `d` (each point whose leap in direction
-/// `d` lands on a point of `bb`, where `bb`'s points are on the board; unmasked).
+/// The points of `bb` moved back two steps along `d`: the start points of the short leaps
+/// in direction `d` that land on `bb` (the inverse of [`leap_landings`] for landing points
+/// it returned; a point of `bb` with no such start gives a point off the board or a wrong
+/// one, so the result must be masked with starts that can leap that way).
 #[inline(always)]
 pub fn leap_back(bb: Bitboard, d: Direction) -> Bitboard {
     Bitboard(shift_raw(bb.0, -2 * d.delta()))

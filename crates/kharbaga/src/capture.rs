@@ -107,8 +107,9 @@ const MEN_WHITE_NOT_BACK: [Bitboard; 8] = direction_masks(&WHITE_NOT_BACK);
 ///
 /// After one hop in direction `d` from `from` onto `land`, the only points whose state
 /// differs from the start position's are `from` (now empty) and, with immediate removal,
-/// the point of the piece just taken; both lie back along `d`, and a leap from `land`
-/// reaches `from` only over that very piece, which may not be taken twice. So another hop
+/// the point of the piece just taken (now empty). That point is next to `land`, so no leap
+/// from `land` lands on it, and an empty point is never leapt over; `from` is reached from
+/// `land` only by leaping back over that very piece, which may not be taken twice. So another hop
 /// from `land` exists exactly when a man on `land` could hop in the start position: the
 /// set `goes_on` below. A man that lands on its promotion rank with [`BackRank::Promote`]
 /// stops there.
