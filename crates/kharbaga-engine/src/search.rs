@@ -317,6 +317,7 @@ impl<'a> Searcher<'a> {
         let mut best_move: Option<Move> = None;
         for (i, mv) in moves.iter().enumerate() {
             let child = pos.play(mv);
+            self.shared.tt.prefetch(child.hash());
             let child_quiet = if pos.is_progress(mv) { 0 } else { quiet + 1 };
             let mut score;
             if i == 0 {
