@@ -3,7 +3,7 @@
 //! hop that decides which pieces to search at all.
 
 use crate::bitboard::Bitboard;
-use crate::board::{leap_back, leap_landings, leap_starts, rank, run_until, Direction, LEAPS};
+use crate::board::{leap_back, leap_landings, leap_starts, rank, ray, run_until, Direction, LEAPS};
 use crate::color::Color;
 use crate::moves::{Move, MAX_PATH};
 use crate::point::{Point, NUM_POINTS};
@@ -275,7 +275,11 @@ impl<S: Sink> CaptureSearch<'_, S> {
         let blockers = self.blockers(captured);
         let mut found = false;
         for d in Direction::ALL {
-            if !self.rules.mullah_turn_back && previous == Some(d.opposite()) {
+            // Most lines hold no piece to take at all: that test is cheaper than the ray's
+            // first blocker.
+            if (ray(cur, d) & targets).is_empty()
+                || !self.rules.mullah_turn_back && previous == Some(d.opposite())
+            {
                 continue;
             }
             let (_, hit) = run_until(cur, d, blockers);
