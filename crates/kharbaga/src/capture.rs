@@ -298,3 +298,127 @@ impl<S: Sink> CaptureSearch<'_, S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Setup;
+
+    /// Every sequence of the side to move found by searching every man that can make a
+    /// first hop, as the generator did before the single-hop split, sorted.
+    fn searching_every_man(pos: &Position, rules: &Rules) -> Vec<Move> {
+        let us = pos.turn();
+        let mut out = Vec::new();
+        let mut search = CaptureSearch {
+            rules,
+            promotion_y: us.promotion_y(),
+            leap_overs: leap_overs(rules, us),
+            enemies: pos.pieces(!us),
+            all: pos.occupied(),
+            occupied: pos.occupied(),
+            from: Point::E5,
+            path: [Point::E5; MAX_PATH],
+            len: 0,
+            sink: &mut out,
+        };
+        let mut capturers = Bitboard::EMPTY;
+        man_first_hops(
+            rules,
+            us,
+            pos.men(us),
+            pos.pieces(!us),
+            pos.empty(),
+            |d, l| {
+                capturers |= leap_back(l, d);
+            },
+        );
+        for from in capturers | pos.mullahs(us) {
+            search.start(from);
+            if pos.mullahs(us).contains(from) {
+                search.mullah(from, Bitboard::EMPTY, None);
+            } else {
+                search.man(from, Bitboard::EMPTY);
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// A crowded random placement (about half the points taken, men only off their
+    /// promotion ranks, a few Mullahs), from a small linear congruential generator.
+    fn placement(state: &mut u64) -> Position {
+        let mut next = || {
+            *state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*state >> 33) as u32
+        };
+        let mut setup = Setup {
+            turn: if next() % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+            ..Setup::default()
+        };
+        for p in Point::all() {
+            let roll = next() % 16;
+            let color = match roll {
+                0..=3 => Color::Black,
+                4..=7 => Color::White,
+                _ => continue,
+            };
+            let mullah = next() % 8 == 0 || p.y() == color.promotion_y();
+            if setup.pieces(color).count() >= 20 {
+                continue;
+            }
+            match color {
+                Color::Black => setup.black = setup.black.with(p),
+                Color::White => setup.white = setup.white.with(p),
+            }
+            if mullah {
+                setup.mullahs = setup.mullahs.with(p);
+            }
+        }
+        Position::from_setup(setup).expect("a legal placement")
+    }
+
+    #[test]
+    fn the_single_hop_split_finds_what_searching_every_man_finds() {
+        let mut variants = Vec::new();
+        for name in crate::RULE_SET_NAMES {
+            let base = Rules::named(name).unwrap();
+            for option in ["", "removal=immediate", "back-rank=promote", "backwards=no"] {
+                let mut rules = base;
+                if !option.is_empty() {
+                    rules.set_option_str(option).unwrap();
+                }
+                variants.push(rules);
+            }
+        }
+        let mut state = 7;
+        let (mut with_singles, mut with_searched) = (0, 0);
+        for _ in 0..3000 {
+            let pos = placement(&mut state);
+            for rules in &variants {
+                let mut found = Vec::new();
+                capture_sequences(&pos, rules, &mut found);
+                found.sort();
+                assert_eq!(
+                    found,
+                    searching_every_man(&pos, rules),
+                    "{} under {rules}",
+                    pos.to_fen()
+                );
+                let (searched, singles) = split_men(&pos, rules);
+                with_searched += usize::from(searched.any());
+                with_singles += usize::from(singles.iter().any(|s| s.any()));
+            }
+        }
+        // Both kinds of men occur often enough for the comparison to mean something.
+        assert!(
+            with_singles > 5000 && with_searched > 5000,
+            "{with_singles} {with_searched}"
+        );
+    }
+}
