@@ -163,18 +163,7 @@ impl Sink for Vec<Move> {
 pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
     let us = pos.turn();
     let (searched, singles) = split_men(pos, rules);
-    let mut search = CaptureSearch {
-        rules,
-        promotion_y: us.promotion_y(),
-        leap_overs: leap_overs(rules, us),
-        enemies: pos.pieces(!us),
-        all: pos.occupied(),
-        occupied: pos.occupied(),
-        from: Point::E5,
-        path: [Point::E5; MAX_PATH],
-        len: 0,
-        sink,
-    };
+    let mut search = CaptureSearch::new(pos, rules, sink);
     for from in searched {
         search.start(from);
         search.man(from, Bitboard::EMPTY);
@@ -208,7 +197,24 @@ struct CaptureSearch<'a, S: Sink> {
     sink: &'a mut S,
 }
 
-impl<S: Sink> CaptureSearch<'_, S> {
+impl<'a, S: Sink> CaptureSearch<'a, S> {
+    /// A search of the side to move's captures in `pos`, giving its sequences to `sink`.
+    fn new(pos: &Position, rules: &'a Rules, sink: &'a mut S) -> CaptureSearch<'a, S> {
+        let us = pos.turn();
+        CaptureSearch {
+            rules,
+            promotion_y: us.promotion_y(),
+            leap_overs: leap_overs(rules, us),
+            enemies: pos.pieces(!us),
+            all: pos.occupied(),
+            occupied: pos.occupied(),
+            from: Point::E5,
+            path: [Point::E5; MAX_PATH],
+            len: 0,
+            sink,
+        }
+    }
+
     fn start(&mut self, from: Point) {
         // The moving piece's start point counts as empty for the whole sequence.
         self.occupied = self.all.without(from);
@@ -309,18 +315,7 @@ mod tests {
     fn searching_every_man(pos: &Position, rules: &Rules) -> Vec<Move> {
         let us = pos.turn();
         let mut out = Vec::new();
-        let mut search = CaptureSearch {
-            rules,
-            promotion_y: us.promotion_y(),
-            leap_overs: leap_overs(rules, us),
-            enemies: pos.pieces(!us),
-            all: pos.occupied(),
-            occupied: pos.occupied(),
-            from: Point::E5,
-            path: [Point::E5; MAX_PATH],
-            len: 0,
-            sink: &mut out,
-        };
+        let mut search = CaptureSearch::new(pos, rules, &mut out);
         let mut capturers = Bitboard::EMPTY;
         man_first_hops(
             rules,
