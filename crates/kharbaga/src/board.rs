@@ -286,6 +286,55 @@ pub fn run_until(p: Point, d: Direction, occupied: Bitboard) -> (Bitboard, Optio
     }
 }
 
+/// What a flying piece on `p` finds along direction `d`, computed without a branch on the
+/// board: see [`line`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The empty points before the first occupied one (the slides).
+    pub run: Bitboard,
+    /// The first occupied point, if it is one of the targets (at most one point).
+    pub target: Bitboard,
+    /// The empty points beyond the target up to the next occupied one (the landing points
+    /// of a capture of the target); empty when the first piece met is not a target.
+    pub beyond: Bitboard,
+}
+
+/// The part of `r` (a ray of direction `d`) up to and including its first point of `hits`,
+/// all of `r` when there is none: the lowest hit for a direction of rising indices, the
+/// highest for the others.
+#[inline(always)]
+fn up_to_first(r: u64, hits: u64, d: Direction) -> u64 {
+    let keep = if d.delta() > 0 {
+        // Every bit up to and including the lowest set one; all bits when there is none.
+        hits ^ hits.wrapping_sub(1)
+    } else {
+        // Every bit from the highest set one up; all bits when there is none (bit 0 then
+        // stands in for it).
+        u64::MAX << (63 - (hits | 1).leading_zeros())
+    };
+    r & keep
+}
+
+/// The line from `p` in direction `d` as a flying piece sees it: its slides before the first
+/// point of `occupied`, that point if it is in `targets`, and the empty points beyond it to
+/// the next point of `occupied`. The same as two calls of [`run_until`], with no branch.
+#[inline(always)]
+pub fn line(p: Point, d: Direction, occupied: Bitboard, targets: Bitboard) -> Line {
+    let r = ray(p, d).0;
+    let near = up_to_first(r, r & occupied.0, d);
+    let first = near & occupied.0;
+    let rest = r & !near;
+    let far = up_to_first(rest, rest & occupied.0, d) & !occupied.0;
+    let hit = first & targets.0;
+    // All ones when the first piece is a target, else zero.
+    let mask = 0u64.wrapping_sub((hit != 0) as u64);
+    Line {
+        run: Bitboard(near & !occupied.0),
+        target: Bitboard(hit),
+        beyond: Bitboard(far & mask),
+    }
+}
+
 /// The lines of the board as edges between neighbouring points, each once (from its lower
 /// end: the step N, NE, NW or E leads to the other end).
 pub fn edges() -> impl Iterator<Item = (Point, Point)> {
@@ -403,5 +452,36 @@ mod tests {
         let (run, hit) = run_until(pt("i9"), Direction::SW, occ);
         assert_eq!(hit, Some(pt("e5")));
         assert_eq!(run.count(), 3);
+    }
+
+    #[test]
+    fn a_line_is_two_runs() {
+        // Crowded and sparse boards from a fixed generator: every point, direction and
+        // split of the pieces into targets and others.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let occupied = Bitboard(x & Bitboard::FULL.0 & (x >> 20 | x >> 41));
+            let targets = Bitboard(occupied.0 & x.rotate_left(23));
+            for p in Point::all() {
+                for d in Direction::ALL {
+                    let (run, first) = run_until(p, d, occupied);
+                    let target = first.filter(|&f| targets.contains(f));
+                    let beyond = target.map_or(Bitboard::EMPTY, |t| run_until(t, d, occupied).0);
+                    let want = Line {
+                        run,
+                        target: target.map_or(Bitboard::EMPTY, Bitboard::from_point),
+                        beyond,
+                    };
+                    assert_eq!(
+                        line(p, d, occupied, targets),
+                        want,
+                        "{p} {d:?} {occupied:?}"
+                    );
+                }
+            }
+        }
     }
 }

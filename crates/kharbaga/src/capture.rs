@@ -74,7 +74,12 @@ fn leap_overs(rules: &Rules, color: Color) -> &'static [Bitboard; NUM_POINTS] {
 /// it (an enemy next to it that way, an empty point beyond), empty for a direction men may
 /// not capture in: a few bitboard operations per direction, with no branch.
 #[inline(always)]
-fn hop_starts(rules: &Rules, color: Color, enemies: Bitboard, empty: Bitboard) -> [Bitboard; 8] {
+pub(crate) fn hop_starts(
+    rules: &Rules,
+    color: Color,
+    enemies: Bitboard,
+    empty: Bitboard,
+) -> [Bitboard; 8] {
     // One copy of the code per set of directions, so that the masks are constants.
     let starts = |allowed: &[Bitboard; 8]| {
         std::array::from_fn(|d| allowed[d] & leap_starts(Direction::ALL[d], enemies, empty))

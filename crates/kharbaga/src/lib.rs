@@ -49,6 +49,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod perft;
+mod pick;
 mod point;
 mod position;
 mod record;

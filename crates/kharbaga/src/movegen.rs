@@ -5,7 +5,7 @@
 //! start, end and captured set is one move) and filtered by the majority rule.
 
 use crate::bitboard::Bitboard;
-use crate::board::{run_until, shift, Direction};
+use crate::board::{line, shift, Direction, Line};
 use crate::capture::{capture_sequences, man_first_hops, Sink};
 use crate::moves::Move;
 use crate::point::Point;
@@ -58,7 +58,7 @@ impl Position {
         }
     }
 
-    fn captures_into(&self, rules: &Rules, out: &mut Vec<Move>, all_paths: bool) {
+    pub(crate) fn captures_into(&self, rules: &Rules, out: &mut Vec<Move>, all_paths: bool) {
         out.clear();
         capture_sequences(self, rules, out);
         if rules.majority && rules.capture_chains {
@@ -87,24 +87,21 @@ impl Position {
                 out.push(Move::step(from, to));
             }
         }
-        let occupied = self.occupied();
-        for from in self.mullahs(us) {
-            for d in Direction::ALL {
-                for to in run_until(from, d, occupied).0 {
-                    out.push(Move::step(from, to));
-                }
+        self.mullah_lines(Bitboard::EMPTY, |from, _, l| {
+            for to in l.run {
+                out.push(Move::step(from, to));
             }
-        }
+        });
     }
 
     /// The number of steps and slides (non-captures) available, whether or not they are
     /// legal (they are not when a capture is compulsory and available).
-    fn count_steps(&self, rules: &Rules) -> u64 {
+    pub(crate) fn count_steps(&self, rules: &Rules) -> u64 {
         self.count_men_steps(rules) + self.count_mullah_moves().0
     }
 
     /// The number of steps of the side to move's men.
-    fn count_men_steps(&self, rules: &Rules) -> u64 {
+    pub(crate) fn count_men_steps(&self, rules: &Rules) -> u64 {
         let us = self.turn();
         let empty = self.empty();
         let men = self.men(us);
@@ -118,20 +115,26 @@ impl Position {
     /// The side to move's Mullahs' slides and single hops (captures of one piece), counted
     /// in one pass over their rays.
     fn count_mullah_moves(&self) -> (u64, u64) {
-        let us = self.turn();
-        let enemies = self.pieces(!us);
-        let occupied = self.occupied();
+        let enemies = self.pieces(!self.turn());
         let (mut slides, mut hops) = (0, 0);
-        for from in self.mullahs(us) {
+        self.mullah_lines(enemies, |_, _, l| {
+            slides += l.run.count() as u64;
+            hops += l.beyond.count() as u64;
+        });
+        (slides, hops)
+    }
+
+    /// Calls `each(from, direction, line)` for every line of every Mullah of the side to
+    /// move, in the order of the moves (Mullahs by point, then directions), with `targets`
+    /// the pieces it may take.
+    #[inline(always)]
+    fn mullah_lines(&self, targets: Bitboard, mut each: impl FnMut(Point, Direction, Line)) {
+        let occupied = self.occupied();
+        for from in self.mullahs(self.turn()) {
             for d in Direction::ALL {
-                let (run, stop) = run_until(from, d, occupied);
-                slides += run.count() as u64;
-                if let Some(over) = stop.filter(|&p| enemies.contains(p)) {
-                    hops += run_until(over, d, occupied).0.count() as u64;
-                }
+                each(from, d, line(from, d, occupied, targets));
             }
         }
-        (slides, hops)
     }
 
     /// Calls `each` with the landing points of the first hops of the side to move's men, a
@@ -151,18 +154,7 @@ impl Position {
     /// Calls `each` with the landing points of each first capture leg of the side to move's
     /// Mullahs (a Mullah, a direction, an enemy piece: the empty points beyond it).
     fn mullah_legs(&self, mut each: impl FnMut(Bitboard)) {
-        let us = self.turn();
-        let enemies = self.pieces(!us);
-        let occupied = self.occupied();
-        for from in self.mullahs(us) {
-            for d in Direction::ALL {
-                if let Some(over) = run_until(from, d, occupied).1 {
-                    if enemies.contains(over) {
-                        each(run_until(over, d, occupied).0);
-                    }
-                }
-            }
-        }
+        self.mullah_lines(self.pieces(!self.turn()), |_, _, l| each(l.beyond));
     }
 
     /// The single hops the side to move could make (each a one-piece capture) and its steps
@@ -197,88 +189,6 @@ impl Position {
         }
     }
 
-    /// One legal move chosen by index, without building the whole list where it can be
-    /// avoided: `choose` gets the number of legal moves (at least 1) and returns an index
-    /// below it; the result is `legal_moves(rules)[index]`. `None` (and `choose` is not
-    /// called) when there is no legal move. `buf` is scratch space for captures.
-    ///
-    /// Random playouts draw their moves this way: steps are counted and found with
-    /// bitboards, and the captures are built only when one exists.
-    ///
-    /// ```
-    /// use kharbaga::{Position, Rules};
-    /// let pos = Position::start();
-    /// let rules = Rules::standard();
-    /// let all = pos.legal_moves(&rules);
-    /// let mut buf = Vec::new();
-    /// let last = pos.pick_legal_move(&rules, |n| n - 1, &mut buf).unwrap();
-    /// assert_eq!(last, all[all.len() - 1]);
-    /// ```
-    pub fn pick_legal_move(
-        &self,
-        rules: &Rules,
-        choose: impl FnOnce(usize) -> usize,
-        buf: &mut Vec<Move>,
-    ) -> Option<Move> {
-        let (captures, total) = if rules.capture_chains {
-            if self.has_capture(rules) {
-                self.captures_into(rules, buf, false);
-            } else {
-                buf.clear();
-            }
-            let captures = buf.len() as u64;
-            (
-                captures,
-                with_steps(rules, captures, || self.count_steps(rules)),
-            )
-        } else {
-            buf.clear();
-            let (hops, steps) = self.count_single_hops_and_steps(rules);
-            (hops, with_steps(rules, hops, || steps))
-        };
-        let (captures, total) = (captures as usize, total as usize);
-        if total == 0 {
-            return None;
-        }
-        let index = choose(total);
-        assert!(index < total, "choose returned {index} of {total} moves");
-        if index < captures {
-            if buf.is_empty() {
-                self.captures_into(rules, buf, false);
-            }
-            return Some(buf[index]);
-        }
-        Some(self.nth_step(rules, index - captures))
-    }
-
-    /// Step or slide number `n` in the order of `steps_into` (`n` below `count_steps`).
-    fn nth_step(&self, rules: &Rules, mut n: usize) -> Move {
-        let us = self.turn();
-        let empty = self.empty();
-        for &d in rules.man_step_directions(us) {
-            let targets = shift(self.men(us), d) & empty;
-            let count = targets.count() as usize;
-            if n < count {
-                let to = targets.into_iter().nth(n).expect("counted");
-                let from = Point::new((to.index() as i8 - d.delta()) as u8).expect("on board");
-                return Move::step(from, to);
-            }
-            n -= count;
-        }
-        let occupied = self.occupied();
-        for from in self.mullahs(us) {
-            for d in Direction::ALL {
-                let targets = run_until(from, d, occupied).0;
-                let count = targets.count() as usize;
-                if n < count {
-                    return Move::step(from, targets.into_iter().nth(n).expect("counted"));
-                }
-                n -= count;
-            }
-        }
-        unreachable!("step index past count_steps")
-    }
-
     /// Whether the side to move has no legal move (and so has lost).
     pub fn is_blocked(&self, rules: &Rules) -> bool {
         self.count_steps(rules) == 0 && !self.has_capture(rules)
@@ -292,7 +202,7 @@ impl Position {
 
 /// The number of legal moves given the number of captures: the captures alone when one is
 /// compulsory and there is one, else the captures and the steps.
-fn with_steps(rules: &Rules, captures: u64, steps: impl FnOnce() -> u64) -> u64 {
+pub(crate) fn with_steps(rules: &Rules, captures: u64, steps: impl FnOnce() -> u64) -> u64 {
     if captures > 0 && rules.capture_compulsory {
         captures
     } else {
