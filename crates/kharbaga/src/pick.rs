@@ -46,21 +46,23 @@ impl Position {
             buf.clear();
         }
         let captures = buf.len();
-        let total = with_steps(rules, captures as u64, || self.count_steps(rules)) as usize;
+        if captures > 0 && rules.capture_compulsory {
+            return Some(buf[checked(choose, captures)]);
+        }
+        let men = self.count_men_steps(rules) as usize;
+        let slides = MullahCounts::new(self, Bitboard::EMPTY);
+        let total = captures + men + slides.slides;
         if total == 0 {
             return None;
         }
         let index = checked(choose, total);
-        if index < captures {
-            return Some(buf[index]);
-        }
-        let n = index - captures;
-        let men = self.count_men_steps(rules) as usize;
-        if n < men {
-            return Some(self.nth_man_step(rules, n));
-        }
-        let slides = MullahCounts::new(self, Bitboard::EMPTY);
-        Some(slides.nth(self, Kind::Slide, n - men))
+        Some(if index < captures {
+            buf[index]
+        } else if index < captures + men {
+            self.nth_man_step(rules, index - captures)
+        } else {
+            slides.nth(self, Kind::Slide, index - captures - men)
+        })
     }
 
     /// [`Position::pick_legal_move`] when every capture is one hop: all is counted, and the
