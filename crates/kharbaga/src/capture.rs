@@ -3,7 +3,7 @@
 //! hop that decides which pieces to search at all.
 
 use crate::bitboard::Bitboard;
-use crate::board::{leap_back, leap_landings, leap_starts, rank, ray, run_until, Direction, LEAPS};
+use crate::board::{leap_back, leap_landings, leap_starts, line, rank, ray, Direction, LEAPS};
 use crate::color::Color;
 use crate::moves::{Move, MAX_PATH};
 use crate::point::{Point, NUM_POINTS};
@@ -293,13 +293,9 @@ impl<'a, S: Sink> CaptureSearch<'a, S> {
             {
                 continue;
             }
-            let (_, hit) = run_until(cur, d, blockers);
-            let Some(over) = hit.filter(|&b| targets.contains(b)) else {
-                continue;
-            };
-            let (landings, _) = run_until(over, d, blockers);
-            let taken = captured.with(over);
-            for land in landings {
+            let l = line(cur, d, blockers, targets);
+            let taken = captured | l.target;
+            for land in l.beyond {
                 found = true;
                 self.hop(land, taken, |s| s.mullah(land, taken, Some(d)));
             }
