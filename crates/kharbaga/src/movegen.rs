@@ -96,7 +96,7 @@ impl Position {
 
     /// The number of steps and slides (non-captures) available, whether or not they are
     /// legal (they are not when a capture is compulsory and available).
-    pub(crate) fn count_steps(&self, rules: &Rules) -> u64 {
+    fn count_steps(&self, rules: &Rules) -> u64 {
         self.count_men_steps(rules) + self.count_mullah_moves().0
     }
 
