@@ -3,7 +3,9 @@
 //! 1. Data: games of the engine against itself at a small fixed depth from random openings
 //!    (a few random plies from the start); every position of a game where the search
 //!    may stand pat (with compulsory capture: the side to move has no capture) is
-//!    labelled with the game's result; a game still going at `--max-plies` counts as drawn.
+//!    labelled with the game's result; a game still going at `--max-plies` counts as drawn,
+//!    or, with `--adjudicate D`, is decided by a depth-D search of its last position (a
+//!    side at least `--margin` centi-men ahead, or with a forced win, wins).
 //! 2. Fit: the evaluation is linear in its features (`kharbaga_engine::eval::features`),
 //!    tapered by the phase, so the weights are fitted by logistic regression of the result
 //!    on the evaluation, `P(win) = 1 / (1 + 10^(-K eval / 400))`, with K fitted first for
@@ -15,13 +17,14 @@
 //! cargo run --release -p kharbaga-engine --example tune -- \
 //!     [--games 2000] [--depth 4] [--random-plies 8] [--max-plies 300] [--seed 1] \
 //!     [--workers 2] [--rules standard] [--data /tmp/kharbaga-tune.txt] [--reuse] \
+//!     [--adjudicate 0] [--margin 150] \
 //!     [--epochs 3000] [--lambda 1e-4] [--out crates/kharbaga-engine/src/weights/standard.rs]
 //! ```
 
 use kharbaga::{Color, Game, Position, Rules};
 use kharbaga_engine::eval::{feature_name, features, Features, NUM_FEATURES, PHASE_MAX};
 use kharbaga_engine::selfplay::{play_game, random_openings, End, EnginePlayer};
-use kharbaga_engine::{Limits, Options};
+use kharbaga_engine::{Limits, Options, Score};
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -32,6 +35,10 @@ struct Settings {
     depth: u32,
     random_plies: usize,
     max_plies: u32,
+    /// The depth of the search that decides a capped game (0: capped games are drawn).
+    adjudicate: u32,
+    /// The lead, in centi-men, that wins a capped game.
+    margin: i32,
     seed: u64,
     workers: usize,
     rules: Rules,
@@ -48,6 +55,8 @@ fn settings() -> Settings {
         depth: 4,
         random_plies: 8,
         max_plies: 300,
+        adjudicate: 0,
+        margin: 150,
         seed: 1,
         workers: 2,
         rules: Rules::standard(),
@@ -65,6 +74,8 @@ fn settings() -> Settings {
             "--depth" => s.depth = value().parse().expect("--depth N"),
             "--random-plies" => s.random_plies = value().parse().expect("--random-plies N"),
             "--max-plies" => s.max_plies = value().parse().expect("--max-plies N"),
+            "--adjudicate" => s.adjudicate = value().parse().expect("--adjudicate DEPTH"),
+            "--margin" => s.margin = value().parse().expect("--margin CENTI-MEN"),
             "--seed" => s.seed = value().parse().expect("--seed N"),
             "--workers" => s.workers = value().parse().expect("--workers N"),
             "--rules" => s.rules = value().parse().unwrap_or_else(|e| panic!("{e}")),
@@ -86,17 +97,23 @@ struct Tally {
     black: usize,
     white: usize,
     draws: usize,
-    /// Games called drawn at `--max-plies`.
+    /// Games still going at `--max-plies` (drawn, or decided by `--adjudicate`).
     capped: usize,
+    /// Capped games that `--adjudicate` gave to one side.
+    adjudicated: usize,
     plies: usize,
 }
 
 impl Tally {
-    fn add(&mut self, game: &Game, end: &End) {
+    fn add(&mut self, game: &Game, end: &End, winner: Option<Color>) {
         self.games += 1;
         self.plies += game.moves().len();
-        match (end, end.winner()) {
-            (End::Capped(_), _) => self.capped += 1,
+        match (end, winner) {
+            (End::Capped(_), None) => self.capped += 1,
+            (End::Capped(_), Some(_)) => {
+                self.capped += 1;
+                self.adjudicated += 1;
+            }
             (_, Some(Color::Black)) => self.black += 1,
             (_, Some(Color::White)) => self.white += 1,
             (_, None) => self.draws += 1,
@@ -108,12 +125,13 @@ impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} games: Black won {}, White won {}, drawn {}, capped {}; {:.1} plies a game",
+            "{} games: Black won {}, White won {}, drawn {}, capped {} ({} adjudicated); {:.1} plies a game",
             self.games,
             self.black,
             self.white,
             self.draws,
             self.capped,
+            self.adjudicated,
             self.plies as f64 / self.games.max(1) as f64
         )
     }
@@ -154,7 +172,11 @@ fn generate(s: &Settings) {
                         Some(s.max_plies),
                         &mut |_, _| {},
                     );
-                    let label = match end.winner() {
+                    let winner = match end {
+                        End::Capped(_) if s.adjudicate > 0 => adjudicate(&mut black, &game, s),
+                        _ => end.winner(),
+                    };
+                    let label = match winner {
                         Some(Color::Black) => "1",
                         Some(Color::White) => "0",
                         None => "0.5",
@@ -164,7 +186,7 @@ fn generate(s: &Settings) {
                         .collect::<String>();
                     let mut out = out.lock().unwrap();
                     out.0.write_all(lines.as_bytes()).expect("write");
-                    out.1.add(&game, &end);
+                    out.1.add(&game, &end, winner);
                     if out.1.games % 200 == 0 {
                         eprintln!("{}, {:.0} s", out.1, started.elapsed().as_secs_f64());
                     }
@@ -173,6 +195,26 @@ fn generate(s: &Settings) {
         }
     });
     eprintln!("{}", out.into_inner().unwrap().1);
+}
+
+/// The winner of a capped `game` by a depth-`--adjudicate` search of its last position:
+/// the side to move if it is at least `--margin` ahead or wins by force, its opponent if
+/// behind by as much or lost by force, else nobody.
+fn adjudicate(player: &mut EnginePlayer, game: &Game, s: &Settings) -> Option<Color> {
+    let limits = Limits {
+        depth: Some(s.adjudicate),
+        ..Limits::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let report = player.engine.search(game, &limits, &stop, &mut |_| {});
+    let mover = game.position().turn();
+    match report.score {
+        Score::WinIn(_) | Score::TableWin(_) => Some(mover),
+        Score::LossIn(_) | Score::TableLoss(_) => Some(!mover),
+        Score::Centi(c) if c >= s.margin => Some(mover),
+        Score::Centi(c) if c <= -s.margin => Some(!mover),
+        Score::Centi(_) | Score::TableDraw => None,
+    }
 }
 
 /// The positions of a game worth learning from, out of the random opening: those the
