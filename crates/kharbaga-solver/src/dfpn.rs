@@ -157,6 +157,12 @@ pub struct Search<'a> {
     next_report: u64,
     path_safe: bool,
     report: Option<&'a mut dyn FnMut(&Progress)>,
+    /// Scratch space for a node's moves and children while its kids are made.
+    moves: Vec<Move>,
+    children: Vec<Position>,
+    /// The kids of the nodes on the path, one list per depth, kept so that expanding a
+    /// node allocates nothing once the search is warm.
+    kids: Vec<Vec<Kid>>,
 }
 
 impl<'a> Search<'a> {
@@ -183,6 +189,9 @@ impl<'a> Search<'a> {
             next_report: 0,
             path_safe: true,
             report: None,
+            moves: Vec::new(),
+            children: Vec::new(),
+            kids: Vec::new(),
         }
     }
 
@@ -374,18 +383,28 @@ impl<'a> Search<'a> {
         let or = pos.turn() == self.prover;
         let start = self.stats.nodes;
         self.path.push(pos.hash());
-        let moves = pos.legal_moves(self.rules);
+        let mut moves = std::mem::take(&mut self.moves);
+        let mut children = std::mem::take(&mut self.children);
+        let mut kids = self
+            .kids
+            .get_mut(depth)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        pos.legal_moves_into(self.rules, &mut moves);
         // The children's table lines are fetched first, all at once, so that the waits for
         // memory overlap.
-        let children: Vec<Position> = moves.iter().map(|mv| pos.play(mv)).collect();
+        children.clear();
+        children.extend(moves.iter().map(|mv| pos.play(mv)));
         for child in &children {
             self.tt.prefetch(key(child.hash(), self.prover));
         }
-        let mut kids: Vec<Kid> = moves
-            .iter()
-            .zip(&children)
-            .map(|(mv, child)| self.kid(pos, mv, *child, q))
-            .collect();
+        kids.clear();
+        for (mv, child) in moves.iter().zip(&children) {
+            let kid = self.kid(pos, mv, *child, q);
+            kids.push(kid);
+        }
+        self.moves = moves;
+        self.children = children;
         loop {
             let (pn, dn) = numbers(or, &kids);
             if depth == 0 {
@@ -412,6 +431,10 @@ impl<'a> Search<'a> {
         }
         self.path.pop();
         let mut num = settle(or, &kids);
+        if self.kids.len() <= depth {
+            self.kids.resize_with(depth + 1, Vec::new);
+        }
+        self.kids[depth] = kids;
         if num.dep >= depth || !self.path_safe {
             num.dep = NONE;
         }
