@@ -202,20 +202,18 @@ pub fn walk<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
     let us = pos.turn();
     let them = !us;
     for (color, sign) in [(us, 1), (them, -1)] {
+        let enemy = pos.pieces(!color).0;
+        let cones = &CONES[color.index()];
+        let mut free = 0;
         for p in pos.men(color) {
             sink.add(F_MAN_PST + relative(color, p.index()), sign);
+            free += i32::from(cones[p.index()] & enemy == 0);
         }
         let mullahs = pos.mullahs(color).count() as i32;
         sink.add(F_MULLAH, sign * mullahs);
         if mullahs > 0 && pos.mullahs(!color).is_empty() {
             sink.add(F_SOLE_MULLAH, sign);
         }
-        let enemy = pos.pieces(!color).0;
-        let free = pos
-            .men(color)
-            .iter()
-            .filter(|p| CONES[color.index()][p.index()] & enemy == 0)
-            .count() as i32;
         sink.add(F_FREE_PATH, sign * free);
     }
     sink.add(F_TEMPO, 1);
