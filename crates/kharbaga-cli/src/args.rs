@@ -4,11 +4,11 @@
 use kharbaga::{Game, Position, Rules, RulesError};
 use kharbaga_engine::book::Book;
 use kharbaga_engine::Options;
-use kharbaga_tablebase::files::default_dir;
+use kharbaga_tablebase::files::{default_dir, rules_key};
 use kharbaga_tablebase::tablebase::Tablebase;
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -128,15 +128,34 @@ impl TablesDir {
     /// else the default directory's when it exists.
     pub fn open(&self, rules: &Rules) -> Result<Option<Arc<Tablebase>>, CliError> {
         let found = match &self.tables {
-            Some(d) => {
-                Some(Tablebase::open(d, *rules).map_err(|e| CliError::Input(e.to_string()))?)
-            }
+            Some(d) => Some(open_tables(d, rules)?),
             None => default_dir(rules)
                 .filter(|d| d.is_dir())
                 .and_then(|d| Tablebase::open(&d, *rules).ok()),
         };
         Ok(found.map(Arc::new))
     }
+}
+
+/// Opens the tables the user named, `dir`, for `rules`. A directory that cannot be read is
+/// an error. One that holds no tables is most likely a mistake, so it gets a warning on
+/// standard error, which names the subdirectory for these rules when there is one (the
+/// default directory keeps the tables of each rule set in a subdirectory).
+pub fn open_tables(dir: &Path, rules: &Rules) -> Result<Tablebase, CliError> {
+    let tb = Tablebase::open(dir, *rules).map_err(|e| CliError::Input(e.to_string()))?;
+    if tb.max_pieces() == 0 {
+        let sub = dir.join(rules_key(rules));
+        let hint = if sub.is_dir() {
+            format!("; did you mean {}?", sub.display())
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "kharbaga: warning: {} holds no endgame tables{hint}",
+            dir.display()
+        );
+    }
+    Ok(tb)
 }
 
 /// Why a command failed.

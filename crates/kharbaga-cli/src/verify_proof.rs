@@ -1,9 +1,8 @@
 //! `kharbaga verify-proof`: checks a proof file (docs/proof-format.md) with the independent
 //! checker of the `kharbaga-solver` crate.
 
-use crate::args::{exit_status, CliError, RulesArgs};
+use crate::args::{exit_status, open_tables, CliError, RulesArgs};
 use kharbaga_solver::check::{check_file, ProofError};
-use kharbaga_tablebase::tablebase::Tablebase;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,9 +46,9 @@ pub fn run(args: &VerifyProofArgs) -> ExitCode {
         Err(e) => return exit_status(Err(e.into())),
     };
     let tables = match &args.tables {
-        Some(dir) => match Tablebase::open(dir, rules) {
+        Some(dir) => match open_tables(dir, &rules) {
             Ok(tb) => Some(tb),
-            Err(e) => return exit_status(Err(CliError::Input(e.to_string()))),
+            Err(e) => return exit_status(Err(e)),
         },
         None => None,
     };

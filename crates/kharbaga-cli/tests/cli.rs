@@ -432,6 +432,51 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 }
 
 #[test]
+fn a_tables_directory_without_tables_is_warned_about() {
+    // The tables of a rule set kept where the default directory keeps them, in a
+    // subdirectory named for the rules; the user names the directory above it.
+    let dir = temp_dir("tb-parent");
+    let sub = dir.join("standard");
+    let s = sub.to_str().unwrap();
+    ok(run(
+        &["tablebase", "generate", "--pieces", "2", "--dir", s],
+        "",
+    ));
+    let parent = dir.to_str().unwrap();
+    let probe = run(
+        &["tablebase", "probe", "--tables", parent, "B:BKe5:Wc3"],
+        "",
+    );
+    assert_eq!(probe.status.code(), Some(2));
+    let e = stderr(&probe);
+    assert!(
+        e.contains(&format!(
+            "warning: {parent} holds no endgame tables; did you mean {s}?"
+        )),
+        "{e}"
+    );
+    // The tables themselves give no warning.
+    let probe = run(&["tablebase", "probe", "--tables", s, "B:BKe5:Wc3"], "");
+    assert!(ok(probe).starts_with("win 1"));
+    let quiet = run(&["tablebase", "probe", "--tables", s, "B:BKe5:Wc3"], "");
+    assert!(!stderr(&quiet).contains("warning"), "{}", stderr(&quiet));
+    // Elsewhere (analyse, solve, verify-proof) the warning is the same, and the command
+    // goes on without tables.
+    let out = run(
+        &["solve", "--tables", parent, "--position", "B:BKe5:Wc3"],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("holds no endgame tables"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("win e5x"), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn tablebase_generate_probe_and_resume() {
     let dir = temp_dir("tb");
     let d = dir.to_str().unwrap();

@@ -1,9 +1,8 @@
 //! `kharbaga tablebase bench`.
 
 use super::{tables_dir, TablesArgs};
-use crate::args::CliError;
+use crate::args::{open_tables, CliError};
 use kharbaga_tablebase::bench::{random_positions, time_probes, Rng};
-use kharbaga_tablebase::tablebase::Tablebase;
 use std::io::Write;
 
 /// Measure random probes per second
@@ -34,7 +33,7 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let rules = args.tables.rules.rules()?;
     let dir = tables_dir(args.tables.dir.tables.as_ref(), &rules)?;
-    let tb = Tablebase::open(&dir, rules).map_err(|e| CliError::Input(e.to_string()))?;
+    let tb = open_tables(&dir, &rules)?;
     let slices: Vec<_> = tb
         .slices()
         .into_iter()

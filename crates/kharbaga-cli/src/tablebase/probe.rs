@@ -1,7 +1,7 @@
 //! `kharbaga tablebase probe`.
 
 use super::{tables_dir, TablesArgs};
-use crate::args::CliError;
+use crate::args::{open_tables, CliError};
 use crate::batch::answer_lines;
 use kharbaga::Position;
 use kharbaga_tablebase::tablebase::{ProbeError, Tablebase};
@@ -36,7 +36,7 @@ pub struct ProbeArgs {
 pub fn run(args: &ProbeArgs) -> Result<(), CliError> {
     let rules = args.tables.rules.rules()?;
     let dir = tables_dir(args.tables.dir.tables.as_ref(), &rules)?;
-    let tb = Tablebase::open(&dir, rules).map_err(|e| CliError::Input(e.to_string()))?;
+    let tb = open_tables(&dir, &rules)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     match &args.position {
         Some(pos) => {
