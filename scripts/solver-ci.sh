@@ -7,7 +7,7 @@
 # on the Dask driver; last, the solver's longer tests in release mode.
 # Usage: scripts/solver-ci.sh [KHARBAGA]
 # With SUITE=all in the environment every suite position solved with the 4-piece tables is,
-# not only those marked ci (about 4 minutes more). With SUITE=long only the positions marked
+# not only those marked ci (about a minute more). With SUITE=long only the positions marked
 # long are: they need the tables of up to 5 pieces (built here, about 2 minutes) and up to a
 # few minutes each.
 set -euo pipefail
