@@ -124,8 +124,9 @@ pub struct TablesDir {
 }
 
 impl TablesDir {
-    /// The tables for `rules`: those of `--tables` (an unreadable directory is an error),
-    /// else the default directory's when it exists.
+    /// The tables for `rules`: those of `--tables` (an unreadable directory is an error, one
+    /// without tables gets a warning, see [`open_tables`]), else the default directory's
+    /// when it exists.
     pub fn open(&self, rules: &Rules) -> Result<Option<Arc<Tablebase>>, CliError> {
         let found = match &self.tables {
             Some(d) => Some(open_tables(d, rules)?),
