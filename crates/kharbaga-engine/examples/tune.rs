@@ -109,10 +109,9 @@ impl Tally {
         self.games += 1;
         self.plies += game.moves().len();
         match (end, winner) {
-            (End::Capped(_), None) => self.capped += 1,
-            (End::Capped(_), Some(_)) => {
+            (End::Capped(_), winner) => {
                 self.capped += 1;
-                self.adjudicated += 1;
+                self.adjudicated += usize::from(winner.is_some());
             }
             (_, Some(Color::Black)) => self.black += 1,
             (_, Some(Color::White)) => self.white += 1,
