@@ -24,7 +24,7 @@ use std::time::Instant;
 use kharbaga::{Color, Move, Position, Rules};
 use kharbaga_engine::eval::{evaluate, Weights};
 use kharbaga_tablebase::tablebase::Tablebase;
-use kharbaga_tablebase::value::Value;
+use kharbaga_tablebase::value::Wdl;
 
 use crate::tt::{key, Entry, Tt, INF};
 
@@ -319,29 +319,35 @@ impl<'a> Search<'a> {
     }
 
     /// The tables' verdict on a position they hold, for the prover at count `q`.
+    ///
+    /// A win is read from the fast win/draw/loss part of the table, with the longest
+    /// distance of its slice standing for its own: a proof that claims the longer quiet run
+    /// holds at fewer counts, so it is still sound. Only where that bound would pass the
+    /// no-progress limit is the exact distance read (a block of the table decompressed).
     fn table_value(&self, pos: &Position, q: u32) -> Option<Num> {
         let tb = self.tables?;
         if !tb.covers(pos) {
             return None;
         }
-        let value = tb.probe(pos).ok()?;
-        let for_prover = match value {
-            _ if pos.turn() == self.prover => value,
-            Value::Win(d) => Value::Loss(d),
-            Value::Loss(d) => Value::Win(d),
-            Value::Draw => Value::Draw,
+        let (wdl, bound) = tb.probe_wdl_bounded(pos).ok()?;
+        let prover_wins = match wdl {
+            Wdl::Draw => false,
+            Wdl::Win => pos.turn() == self.prover,
+            Wdl::Loss => pos.turn() != self.prover,
         };
-        Some(match for_prover {
-            Value::Win(d) => {
-                let d = u32::from(d);
-                if q.saturating_add(d) <= self.limit {
-                    Num::proof(d.saturating_sub(1), d)
-                } else {
-                    // The fastest win passes the limit: not a proof at this count.
-                    Num::disproof(self.limit.saturating_sub(d).saturating_add(1), NONE)
-                }
-            }
-            Value::Draw | Value::Loss(_) => Num::disproof(0, NONE),
+        if !prover_wins {
+            return Some(Num::disproof(0, NONE));
+        }
+        let d = if q.saturating_add(bound) <= self.limit {
+            bound
+        } else {
+            u32::from(tb.probe(pos).ok()?.plies()?)
+        };
+        Some(if q.saturating_add(d) <= self.limit {
+            Num::proof(d.saturating_sub(1), d)
+        } else {
+            // The fastest win passes the limit: not a proof at this count.
+            Num::disproof(self.limit.saturating_sub(d).saturating_add(1), NONE)
         })
     }
 

@@ -75,6 +75,18 @@ enum Located<'a> {
     Known(Value),
 }
 
+/// Win, draw or loss at a place of a table, from its WDL section.
+fn wdl_at(t: &Table, place: u64) -> Result<Wdl, ProbeError> {
+    let w =
+        t.1.wdl(place)
+            .map_err(|e| ProbeError::Unusable(t.0.slice(), e.to_string()))?;
+    Ok(match w {
+        1 => Wdl::Win,
+        2 => Wdl::Loss,
+        _ => Wdl::Draw,
+    })
+}
+
 struct Slot {
     path: PathBuf,
     table: OnceLock<Result<Table, String>>,
@@ -214,15 +226,19 @@ impl Tablebase {
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         match self.locate(pos)? {
             Located::Known(v) => Ok(v.wdl()),
+            Located::Place(t, place) => wdl_at(t, place),
+        }
+    }
+
+    /// [`Tablebase::probe_wdl`] with an upper bound on the distance of a decisive value in
+    /// plies: the longest distance stored in the position's slice (the exact distance where
+    /// no table is needed). It reads only the small, fast part of the file, where
+    /// [`Tablebase::probe`] decompresses a block of the exact distances.
+    pub fn probe_wdl_bounded(&self, pos: &Position) -> Result<(Wdl, u32), ProbeError> {
+        match self.locate(pos)? {
+            Located::Known(v) => Ok((v.wdl(), u32::from(v.plies().unwrap_or(0)))),
             Located::Place(t, place) => {
-                let w =
-                    t.1.wdl(place)
-                        .map_err(|e| ProbeError::Unusable(t.0.slice(), e.to_string()))?;
-                Ok(match w {
-                    1 => Wdl::Win,
-                    2 => Wdl::Loss,
-                    _ => Wdl::Draw,
-                })
+                Ok((wdl_at(t, place)?, u32::from(t.1.header().max_distance)))
             }
         }
     }
