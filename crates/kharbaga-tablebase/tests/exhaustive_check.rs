@@ -2,8 +2,9 @@
 //! with the generator (`exhaustive/`: forward move generation into an explicit game graph,
 //! solved by the textbook method).
 //!
-//! The quick test builds the tables of up to 3 pieces and compares random positions and
-//! every position the solver solved on the way. The long one (`--ignored`, release) takes a
+//! The quick test builds the tables of up to 3 pieces and compares random positions (their
+//! exact values, and their win/draw/loss with its distance bound) and every position the
+//! solver solved on the way. The long one (`--ignored`, release) takes a
 //! table directory from `KHARBAGA_TABLES` and `N` from `KHARBAGA_MAX_PIECES` (default: the
 //! directory's most pieces), and compares `KHARBAGA_SAMPLES` random positions (default
 //! 10,000) of fewer than `N` pieces, then as many of `N` pieces, skipping those whose game
@@ -91,7 +92,15 @@ fn compare_random(
                 skipped += 1;
                 continue;
             };
-            assert_eq!(tb.probe(&pos).unwrap(), as_value(s), "{}", pos.to_fen());
+            let value = as_value(s);
+            assert_eq!(tb.probe(&pos).unwrap(), value, "{}", pos.to_fen());
+            let (wdl, bound) = tb.probe_wdl_bounded(&pos).unwrap();
+            assert_eq!(wdl, value.wdl(), "{}", pos.to_fen());
+            assert!(
+                value.plies().is_none_or(|d| u32::from(d) <= bound),
+                "{}: {value} beyond the bound {bound}",
+                pos.to_fen()
+            );
             solved += 1;
             if solved % 1000 == 0 {
                 eprintln!("{solved} agree so far ({skipped} skipped)");
