@@ -2,7 +2,7 @@
 //! windows, a shared transposition table, late move reductions, a forced-move extension,
 //! exact win/loss scores by distance, and draws by repetition and by the no-progress rule.
 //!
-//! One [`Searcher`] runs per thread; they share the [`Shared`] state (table, stop flags,
+//! One `Searcher` runs per thread; they share the `Shared` state (table, stop flags,
 //! node count). Only the main thread reports and decides when to stop.
 
 use crate::order::Orderer;

@@ -1,7 +1,7 @@
 //! Endgame tables for Kharbaga: the exact value of every position of up to N pieces (win or
 //! loss with the distance to the end of the game in plies, or draw), built by retrograde
 //! analysis under any rule options ([`gen`], [`build`]), stored in compressed files
-//! ([`format`]), checked value by value ([`verify`]) and probed ([`tablebase`]). The
+//! ([`mod@format`]), checked value by value ([`verify`]) and probed ([`tablebase`]). The
 //! crate's README documents the index ([`index`]) and the generator.
 //!
 //! Build the tables of two pieces in memory and look a position up:

@@ -287,7 +287,7 @@ pub fn run_until(p: Point, d: Direction, occupied: Bitboard) -> (Bitboard, Optio
 }
 
 /// What a flying piece on `p` finds along direction `d`, computed without a branch on the
-/// board: see [`line`].
+/// board: see [`line()`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// The empty points before the first occupied one (the slides).

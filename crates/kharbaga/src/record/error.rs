@@ -98,7 +98,7 @@ pub enum RecordErrorKind {
     Unexpected(String),
     /// There is no game in the text.
     NoGame,
-    /// A second game starts where one was expected ([`Record::parse`]).
+    /// A second game starts where one was expected ([`Record::parse`](super::Record::parse)).
     SecondGame,
 }
 
