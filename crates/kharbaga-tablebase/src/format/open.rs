@@ -53,6 +53,21 @@ impl TableFile {
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
         drop(file);
         let b: &[u8] = &map;
+        // The CRC-32 of the bytes before `at`, stored at `at`.
+        let check_crc = |at: usize, what: &'static str| {
+            let stored = le_u32(b, at);
+            let computed = crc32fast::hash(&b[..at]);
+            if stored == computed {
+                Ok(())
+            } else {
+                Err(FormatError::Checksum {
+                    path: path.to_path_buf(),
+                    what,
+                    stored,
+                    computed,
+                })
+            }
+        };
         if b.len() as u64 != actual {
             return Err(corrupt(
                 "the file changed size while being opened".to_string(),
@@ -79,16 +94,7 @@ impl TableFile {
         if b.len() < FIXED_HEADER {
             return Err(truncated(FIXED_HEADER as u64, actual));
         }
-        let stored = le_u32(b, HEADER_CRC_AT);
-        let computed = crc32fast::hash(&b[..HEADER_CRC_AT]);
-        if stored != computed {
-            return Err(FormatError::Checksum {
-                path: path.to_path_buf(),
-                what: "header",
-                stored,
-                computed,
-            });
-        }
+        check_crc(HEADER_CRC_AT, "header")?;
 
         // Header fields.
         let index_scheme = le_u32(b, 12);
@@ -168,16 +174,7 @@ impl TableFile {
         let body_end = b.len() - 4;
 
         // File checksum.
-        let stored = le_u32(b, body_end);
-        let computed = crc32fast::hash(&b[..body_end]);
-        if stored != computed {
-            return Err(FormatError::Checksum {
-                path: path.to_path_buf(),
-                what: "file",
-                stored,
-                computed,
-            });
-        }
+        check_crc(body_end, "file")?;
 
         // Strings and padding.
         let rules_end = FIXED_HEADER + rules_len as usize;
