@@ -11,6 +11,7 @@ started again. See cluster/README.md.
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -189,7 +190,17 @@ def combine(kharbaga, rules, tables, root, workdir, count):
                            + out.stdout[-2000:])
     proofs = [os.path.join(workdir, name) for name in ROOT_PROOFS
               if os.path.exists(os.path.join(workdir, name))]
-    return dict(result, output=out.stdout, proofs=proofs)
+    return dict(result, output=out.stdout, proofs=proofs, tables=tables_of(out.stdout))
+
+
+def tables_of(text):
+    """The directory of the `tables: DIR (up to N pieces)` line of a combine's output (the
+    tables it used, the binary's default ones when --tables was not given), or None."""
+    for line in text.splitlines():
+        m = re.match(r"^tables: (.*) \(up to \d+ pieces\)$", line)
+        if m:
+            return m.group(1)
+    return None
 
 
 def verify(kharbaga, rules, tables, proof):
@@ -268,8 +279,10 @@ def run(client, args, kharbaga):
     if args.verify:
         for proof in c["proofs"]:
             try:
-                checked.append(client.submit(verify, kharbaga, args.rules, args.tables,
-                                             proof, pure=False).result())
+                # The tables the combine used: verify-proof takes none by default.
+                tables = args.tables or c["tables"]
+                checked.append(client.submit(verify, kharbaga, args.rules, tables, proof,
+                                             pure=False).result())
             except Exception as e:
                 print(f"FAILED: the combined proof does not verify: {e}", file=sys.stderr,
                       flush=True)

@@ -172,6 +172,16 @@ pub fn combine(
         root.to_fen(),
         frontier.len()
     )?;
+    if let Some(tb) = tables {
+        // The driver passes this directory to `verify-proof`, which uses no tables unless
+        // told: the combined proof's table leaves come from here.
+        writeln!(
+            out,
+            "tables: {} (up to {} pieces)",
+            tb.dir().display(),
+            tb.max_pieces()
+        )?;
+    }
     let range = tree.value(&root, &parts.results);
     let mover = color_name(root.turn());
     let verdict = match range.value() {
