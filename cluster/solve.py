@@ -277,10 +277,11 @@ def run(client, args, kharbaga):
         print(f"combine: {line}", flush=True)
     checked = []
     if args.verify:
+        # The tables the combine used (--tables, else the binary's default): verify-proof
+        # takes none unless told.
+        tables = c["tables"]
         for proof in c["proofs"]:
             try:
-                # The tables the combine used: verify-proof takes none by default.
-                tables = args.tables or c["tables"]
                 checked.append(client.submit(verify, kharbaga, args.rules, tables, proof,
                                              pure=False).result())
             except Exception as e:
