@@ -5,7 +5,8 @@ Solves a small position (White to move wins; 79 frontier positions at 2 plies, e
 in well under a second without tables) on a local cluster of 2 workers: first with a node
 limit that leaves the root unknown (exit status 3), then again without one, which resumes
 the parts left open, combines them into a win and a proof that `kharbaga verify-proof`
-accepts; a third run skips every part. Also checks that a bad position gives exit status 2
+accepts; a third run skips every part. A fourth run finds the 3-piece tables in the default
+directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad position gives exit status 2
 and a failing part exit status 1 with the command's standard error.
 """
 
@@ -36,11 +37,11 @@ def check(name, ok, detail=""):
         print(f"FAIL - {name}" + (f": {detail}" if detail else ""), flush=True)
 
 
-def driver(kharbaga, workdir, *extra, position=POSITION):
+def driver(kharbaga, workdir, *extra, position=POSITION, env=ENV):
     return subprocess.run(
         [sys.executable, DRIVER, "--binary", kharbaga, "--position", position, "--plies",
          str(PLIES), "--workdir", workdir, "--workers", "2", "--hash", "64", *extra],
-        capture_output=True, text=True, env=ENV)
+        capture_output=True, text=True, env=env)
 
 
 def show(run):
@@ -123,6 +124,30 @@ def main():
         after = {f: os.stat(os.path.join(work, f)).st_mtime_ns
                  for f in os.listdir(work) if f.startswith("part-")}
         check("and leaves the part files untouched", after == mtimes)
+
+        # Tables in the default directory and no --tables: the parts and the combine use
+        # them, and so must the driver's verify-proof, which takes none unless told.
+        data = os.path.join(tmp, "data")
+        default = os.path.join(data, "kharbaga", "tables", "standard")
+        built = subprocess.run([kharbaga, "tablebase", "generate", "--pieces", "3", "--dir",
+                                default], capture_output=True, text=True, env=ENV)
+        check("the 3-piece tables build", built.returncode == 0, show(built))
+        with_tables = driver(kharbaga, os.path.join(tmp, "tables"),
+                             env=dict(os.environ, XDG_DATA_HOME=data))
+        check("with the default tables the driver exits 0 with a win",
+              with_tables.returncode == 0 and re.search(
+                  rf"^root {re.escape(POSITION)}: win", with_tables.stdout, re.M),
+              show(with_tables))
+        check("the combine names the default tables",
+              f"combine: tables: {default} (up to 3 pieces)" in with_tables.stdout,
+              show(with_tables))
+        check("and the driver verified the proof with them",
+              "proof holds:" in with_tables.stdout, show(with_tables))
+        no_tables = subprocess.run(
+            [kharbaga, "verify-proof", os.path.join(tmp, "tables", "proof.txt.gz")],
+            capture_output=True, text=True, env=ENV)
+        check("that proof has table leaves: without the tables verify-proof rejects it",
+              no_tables.returncode == 1, show(no_tables))
 
         # A part whose command fails: exit status 1 with that command's standard error.
         fake = os.path.join(tmp, "fake-kharbaga")
