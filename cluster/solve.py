@@ -4,9 +4,10 @@
 `kharbaga solve --frontier K` lists the positions K plies below the root that are still
 open; each becomes one task that runs `kharbaga solve --position X --proof part-i.txt.gz`;
 `kharbaga solve --combine` then works the root's value out of the parts' results and writes
-one proof, which `kharbaga verify-proof` checks. Everything is kept in WORKDIR, and a part
-already solved is not solved again, so a failed, interrupted or limited run is simply
-started again. See cluster/README.md.
+one proof, which `kharbaga verify-proof` checks. Once the parts solved decide the root, the
+others stop (unless --every-part). Everything is kept in WORKDIR, and a part already solved
+is not solved again, so a failed, interrupted or limited run is simply started again. See
+cluster/README.md.
 """
 
 import argparse
@@ -14,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import uuid
 
@@ -28,12 +30,36 @@ class BadInput(Exception):
     """An error in what the user asked for (exit status 2)."""
 
 
-def run_command(cmd, cwd=None):
-    """Runs cmd; an OSError (no such binary, ...) becomes a CompletedProcess of status None."""
+def run_command(cmd, cwd=None, stop=None):
+    """Runs cmd; an OSError (no such binary, ...) becomes a CompletedProcess of status None.
+    With stop (a path), cmd is killed as soon as that file exists, and the result is None."""
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, cwd=cwd)
     except OSError as e:
         return subprocess.CompletedProcess(cmd, None, "", f"cannot run {cmd[0]}: {e}")
+    with proc:
+        if stop:
+            # The pipes are read by threads, so that a large output cannot block cmd.
+            outputs = {}
+            readers = [threading.Thread(target=lambda k=k, f=f: outputs.update({k: f.read()}))
+                       for k, f in (("out", proc.stdout), ("err", proc.stderr))]
+            for reader in readers:
+                reader.start()
+            while proc.poll() is None:
+                if os.path.exists(stop):
+                    proc.kill()
+                    proc.wait()
+                    for reader in readers:
+                        reader.join()
+                    return None
+                time.sleep(0.5)
+            for reader in readers:
+                reader.join()
+            stdout, stderr = outputs["out"], outputs["err"]
+        else:
+            stdout, stderr = proc.communicate()
+    return subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
 
 
 def failure(cmd, out):
@@ -112,13 +138,53 @@ def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
         write_atomically(frontier_path, out.stdout)
     if not os.path.exists(rules_path):
         write_atomically(rules_path, rules + "\n")
+    for name in os.listdir(workdir):
+        if name.startswith("stop-"):
+            os.remove(os.path.join(workdir, name))
     return {"status": 0, "root": header[2], "positions": positions}
 
 
-def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position):
+def decided(kharbaga, rules, tables, root, workdir):
+    """The root's value from the parts' results in WORKDIR so far (`kharbaga solve --combine`
+    on frontier.txt and the part-*.out files, no proof), or None while it is unknown."""
+    files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
+                                      if re.fullmatch(r"part-\d+\.out", name))
+    cmd = [kharbaga, "solve", "--rules", rules, "--position", root]
+    if tables:
+        cmd += ["--tables", tables]
+    out = run_command(cmd + ["--combine", *files], cwd=workdir)
+    if out.returncode != 0:
+        raise RuntimeError(failure(cmd + ["--combine", "FRONTIER", "PARTS..."], out))
+    result = result_of(out.stdout)
+    return result["value"] if result and result["value"] != "unknown" else None
+
+
+def stop_path(workdir, run_id):
+    """The file whose presence tells this run's parts that the root is decided."""
+    return os.path.join(workdir, f"stop-{run_id}")
+
+
+def stop_if_decided(kharbaga, rules, tables, root, workdir, run_id):
+    """The task run first: when the parts solved before already decide the root, the
+    stop file is written so that no part runs. Returns the root's value or None."""
+    value = decided(kharbaga, rules, tables, root, workdir)
+    if value:
+        write_atomically(stop_path(workdir, run_id), value + "\n")
+    return value
+
+
+def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position,
+               root=None, run_id=None):
     """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
-    unless a run before did (its .out has a result other than unknown, and its proofs)."""
+    unless a run before did (its .out has a result other than unknown, and its proofs).
+
+    With root and run_id (the driver's early stop), a part solved now is followed by a
+    check of whether the parts solved so far decide the root; if they do, the stop file is
+    written, and every part of the run not yet finished stops (its solve killed, its
+    files removed) and returns `stopped`."""
     out_path = os.path.join(workdir, f"part-{i}.out")
+    worker = get_worker().address
+    stop = stop_path(workdir, run_id) if run_id else None
     done = None
     if os.path.exists(out_path):
         with open(out_path) as f:
@@ -126,7 +192,10 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     if (done and done["value"] != "unknown" and done["position"] == position
             and all(os.path.exists(os.path.join(workdir, p))
                     for p in part_files(workdir, i, done["value"]))):
-        return dict(done, index=i, seconds=0.0, already=True, worker=get_worker().address)
+        return dict(done, index=i, seconds=0.0, already=True, stopped=False, worker=worker)
+    if stop and os.path.exists(stop):
+        return dict(position=position, value=None, move=None, index=i, seconds=0.0,
+                    already=False, stopped=True, worker=worker)
 
     # Solve it: the proofs under a temporary name, renamed once complete, then the .out.
     # (No dot in the temporary name: the binary puts a draw's .black/.white before the
@@ -147,8 +216,16 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         cmd += ["--nodes", str(nodes)]
     cmd += ["--proof", os.path.join(workdir, f"{tmp}.txt.gz")]
     start = time.monotonic()
-    out = run_command(cmd)
+    out = run_command(cmd, stop=stop)
     elapsed = time.monotonic() - start
+    if out is None:
+        for name in os.listdir(workdir):
+            if name.startswith(f"part-{i}-tmp-"):
+                os.remove(os.path.join(workdir, name))
+        if done and done["value"] != "unknown":
+            os.remove(out_path)  # its proofs were missing and the part is not redone
+        return dict(position=position, value=None, move=None, index=i, seconds=elapsed,
+                    already=False, stopped=True, worker=worker)
     if out.returncode != 0:
         raise RuntimeError(failure(cmd, out))
     result = result_of(out.stdout)
@@ -158,8 +235,11 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         made = final.replace(f"part-{i}.", f"{tmp}.", 1)
         os.replace(os.path.join(workdir, made), os.path.join(workdir, final))
     write_atomically(out_path, out.stdout.replace(tmp, f"part-{i}"))
-    return dict(result, index=i, seconds=elapsed, already=False,
-                worker=get_worker().address)
+    if stop and result["value"] != "unknown" and decided(kharbaga, rules, tables, root,
+                                                         workdir):
+        write_atomically(stop, f"decided after part-{i}\n")
+    return dict(result, index=i, seconds=elapsed, already=False, stopped=False,
+                worker=worker)
 
 
 ROOT_PROOFS = ("proof.txt.gz", "proof.black.txt.gz", "proof.white.txt.gz")
@@ -168,8 +248,8 @@ ROOT_PROOFS = ("proof.txt.gz", "proof.black.txt.gz", "proof.white.txt.gz")
 def combine(kharbaga, rules, tables, root, workdir, count):
     """The task: `kharbaga solve --combine` on the parts in WORKDIR, into proof.txt.gz (a win
     or a loss) or proof.black.txt.gz and proof.white.txt.gz (a draw: each side's strategy)."""
-    for name in ROOT_PROOFS:
-        if os.path.exists(os.path.join(workdir, name)):
+    for name in os.listdir(workdir):
+        if name in ROOT_PROOFS or name.startswith("stop-"):
             os.remove(os.path.join(workdir, name))
     files = ["frontier.txt"]
     for i in range(count):
@@ -239,21 +319,39 @@ def run(client, args, kharbaga):
           flush=True)
 
     run_id = uuid.uuid4().hex[:8]
+    early = None if args.every_part else run_id
+    if early:
+        before = client.submit(stop_if_decided, kharbaga, args.rules, args.tables, root,
+                               args.workdir, run_id, pure=False)
+        try:
+            value = before.result()
+        except Exception as e:
+            print(f"FAILED: {e}", file=sys.stderr, flush=True)
+            return 1
+        if value:
+            print(f"the parts solved before decide the root ({value}): no part runs",
+                  flush=True)
     futures = [client.submit(solve_part, kharbaga, args.rules, args.tables, args.hash,
                              args.time_per_part, args.nodes_per_part, args.workdir, i, x,
-                             key=f"kharbaga-part-{i}-{run_id}", pure=False)
+                             root, early, key=f"kharbaga-part-{i}-{run_id}", pure=False)
                for i, x in enumerate(positions)]
     values = []
-    ran = already = 0
+    ran = already = stopped = 0
     part_seconds = 0.0
     for future in as_completed(futures):
         if future.status != "finished":
             print(f"FAILED: {future.exception()}", file=sys.stderr, flush=True)
             client.cancel(futures)
-            print(f"{len(values)} of {n} parts done before the failure; run again to "
-                  "resume", file=sys.stderr)
+            print(f"{len(values) + stopped} of {n} parts done before the failure; run "
+                  "again to resume", file=sys.stderr)
             return 1
         r = future.result()
+        done = len(values) + stopped + 1
+        if r["stopped"]:
+            stopped += 1
+            print(f"[{done}/{n}] part-{r['index']} {r['position']}: not needed, the root "
+                  f"is decided ({r['seconds']:.2f}s, {r['worker']})", flush=True)
+            continue
         values.append(r["value"])
         part_seconds += r["seconds"]
         if r["already"]:
@@ -263,7 +361,7 @@ def run(client, args, kharbaga):
             ran += 1
             what = f"{r['seconds']:.2f}s"
         value = r["value"] + (f" {r['move']}" if r["move"] else "")
-        print(f"[{len(values)}/{n}] part-{r['index']} {r['position']}: {value} ({what}, "
+        print(f"[{done}/{n}] part-{r['index']} {r['position']}: {value} ({what}, "
               f"{r['worker']}); so far {counts(values)}", flush=True)
 
     c = client.submit(combine, kharbaga, args.rules, args.tables, root, args.workdir, n,
@@ -293,7 +391,7 @@ def run(client, args, kharbaga):
     root_value = c["value"] + (f" {c['move']}" if c["move"] else "")
     print(f"root {root}: {root_value}", flush=True)
     print(f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {already} "
-          f"already done): {counts(values)}", flush=True)
+          f"already done, {stopped} not needed): {counts(values)}", flush=True)
     for proof in c["proofs"]:
         print(f"proof: {proof}" + (", verified" if checked else ", not verified"),
               flush=True)
@@ -354,6 +452,9 @@ def main():
                    help="local workers without --scheduler (default: one per core)")
     p.add_argument("--no-verify", dest="verify", action="store_false",
                    help="do not run `kharbaga verify-proof` on the combined proof")
+    p.add_argument("--every-part", action="store_true",
+                   help="solve every part, even once the parts solved decide the root "
+                   "(by default the parts still running or waiting are then stopped)")
     args = p.parse_args()
     args.workdir = os.path.abspath(args.workdir)
     if args.tables:

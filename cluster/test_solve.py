@@ -5,9 +5,12 @@ Solves a small position (White to move wins; 79 frontier positions at 2 plies, e
 in well under a second without tables) on a local cluster of 2 workers: first with a node
 limit that leaves the root unknown (exit status 3), then again without one, which resumes
 the parts left open, combines them into a win and a proof that `kharbaga verify-proof`
-accepts; a third run skips every part. A fourth run finds the 3-piece tables in the default
-directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad position gives exit status 2
-and a failing part exit status 1 with the command's standard error.
+accepts (with --every-part); a third run skips every part. A run in a new directory stops
+the parts not needed once the root is decided, and a run after it runs none; the stop kills
+a part's command while it runs. Another run finds the 3-piece tables in the default
+directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad
+position gives exit status 2 and a failing part exit status 1 with the command's standard
+error.
 """
 
 import os
@@ -16,8 +19,13 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import solve  # noqa: E402 (the driver's module, for its run_command)
+
 DRIVER = os.path.join(HERE, "solve.py")
 POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
 PLIES = 2
@@ -49,9 +57,9 @@ def show(run):
 
 
 def parts_line(run):
-    """(parts, run now, already done) of the driver's summary, or None."""
-    m = re.search(r"^parts: (\d+) \((\d+) run now in .*, (\d+) already done\)", run.stdout,
-                  re.M)
+    """(parts, run now, already done, not needed) of the driver's summary, or None."""
+    m = re.search(r"^parts: (\d+) \((\d+) run now in .*, (\d+) already done, (\d+) not "
+                  r"needed\)", run.stdout, re.M)
     return tuple(int(g) for g in m.groups()) if m else None
 
 
@@ -85,8 +93,9 @@ def main():
               frontier[:1])
         n = len(frontier) - 1
 
-        # Run again without a limit: the parts left unknown are solved, the others skipped.
-        first = driver(kharbaga, work)
+        # Run again without a limit and with every part: the parts left unknown are solved,
+        # the others skipped.
+        first = driver(kharbaga, work, "--every-part")
         check("the run without a limit exits 0", first.returncode == 0, show(first))
         check("the root is a win", re.search(rf"^root {re.escape(POSITION)}: win \S+$",
                                              first.stdout, re.M), show(first))
@@ -99,7 +108,7 @@ def main():
                   and os.path.isfile(os.path.join(work, f"part-{i}.txt.gz"))
                   for i in range(n)))
         check("it skips the parts the limited run solved",
-              parts_line(first) == (n, n - limited_done, limited_done),
+              parts_line(first) == (n, n - limited_done, limited_done, 0),
               f"{limited_done} solved before, summary {parts_line(first)}")
         check("no temporary files are left",
               not [f for f in os.listdir(work) if "tmp" in f], os.listdir(work))
@@ -119,11 +128,52 @@ def main():
         check("the third run exits 0 with the same root value",
               again.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
                                                   again.stdout, re.M), show(again))
-        check("the third run skips every part", parts_line(again) == (n, 0, n)
+        check("the third run skips every part", parts_line(again) == (n, 0, n, 0)
               and again.stdout.count("(already done, ") == n, show(again))
         after = {f: os.stat(os.path.join(work, f)).st_mtime_ns
                  for f in os.listdir(work) if f.startswith("part-")}
         check("and leaves the part files untouched", after == mtimes)
+
+        # By default the driver stops once the parts solved decide the root: the parts
+        # still running are killed and the others not started, and the proof holds.
+        early_dir = os.path.join(tmp, "early")
+        early = driver(kharbaga, early_dir)
+        check("with the early stop the driver exits 0 with a win",
+              early.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
+                                                  early.stdout, re.M), show(early))
+        summary = parts_line(early)
+        solved = [f for f in os.listdir(early_dir) if re.fullmatch(r"part-\d+\.out", f)]
+        check("it stops parts as not needed, and leaves them unsolved",
+              summary is not None and summary[0] == n and summary[3] > 0
+              and summary[1] == len(solved) == n - summary[3]
+              and early.stdout.count(": not needed, the root is decided") == summary[3],
+              f"{len(solved)} parts solved, summary {summary}")
+        check("and leaves no stop or temporary file",
+              not [f for f in os.listdir(early_dir) if "tmp" in f or f.startswith("stop-")],
+              os.listdir(early_dir))
+        verify = subprocess.run([kharbaga, "verify-proof",
+                                 os.path.join(early_dir, "proof.txt.gz")],
+                                capture_output=True, text=True, env=ENV)
+        check("verify-proof accepts its proof", verify.returncode == 0
+              and "proof holds:" in early.stdout, show(verify))
+        resumed = driver(kharbaga, early_dir)
+        check("a second run finds the root decided and runs no part",
+              resumed.returncode == 0
+              and "the parts solved before decide the root (win): no part runs"
+              in resumed.stdout and parts_line(resumed) == (n, 0, len(solved), n - len(solved)),
+              show(resumed))
+
+        # The stop kills a part's command while it runs (here one that would sleep a minute).
+        stop = os.path.join(tmp, "stop-test")
+        threading.Timer(1.0, lambda: open(stop, "w").close()).start()
+        start = time.monotonic()
+        killed = solve.run_command(["sleep", "60"], stop=stop)
+        check("the stop file kills a running command within seconds",
+              killed is None and time.monotonic() - start < 10,
+              f"{killed}, {time.monotonic() - start:.1f}s")
+        finished = solve.run_command(["echo", "done"], stop=os.path.join(tmp, "no-stop"))
+        check("a command that ends before any stop gives its output",
+              finished.returncode == 0 and finished.stdout == "done\n", finished)
 
         # Tables in the default directory and no --tables: the parts and the combine use
         # them, and so must the driver's verify-proof, which takes none unless told.
