@@ -10,6 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use kharbaga::{Color, Move, Position, Rules};
+use kharbaga_engine::eval::{evaluate, Weights};
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Wdl;
 
@@ -75,7 +76,8 @@ impl<'a> Tree<'a> {
     }
 
     /// The frontier of `root`: distinct open positions `plies` plies below it, in the order
-    /// a depth-first walk meets them.
+    /// a depth-first walk meets them, trying the moves the evaluation prefers first (so
+    /// that the parts a driver solves first are the likeliest to decide the root).
     pub fn frontier(&self, root: &Position) -> Vec<Position> {
         let mut out = Vec::new();
         let mut found = HashSet::new();
@@ -105,8 +107,19 @@ impl<'a> Tree<'a> {
             return;
         }
         path.push(*pos);
-        for mv in pos.legal_moves(self.rules) {
-            self.walk(&pos.play(&mv), depth + 1, path, done, leaf);
+        let weights = Weights::for_rules(self.rules);
+        let mut children: Vec<(i32, Position)> = pos
+            .legal_moves(self.rules)
+            .iter()
+            .map(|mv| {
+                let child = pos.play(mv);
+                (evaluate(&child, self.rules, weights), child)
+            })
+            .collect();
+        // The child's evaluation is for its side to move: the lowest is the best move.
+        children.sort_by_key(|&(e, _)| e);
+        for (_, child) in &children {
+            self.walk(child, depth + 1, path, done, leaf);
         }
         path.pop();
     }
