@@ -32,7 +32,8 @@ class BadInput(Exception):
 
 def run_command(cmd, cwd=None, stop=None):
     """Runs cmd; an OSError (no such binary, ...) becomes a CompletedProcess of status None.
-    With stop (a path), cmd is killed as soon as that file exists, and the result is None."""
+    With stop (a function, asked twice a second), cmd is killed as soon as stop() is true,
+    and the result is None."""
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, cwd=cwd)
@@ -47,7 +48,7 @@ def run_command(cmd, cwd=None, stop=None):
             for reader in readers:
                 reader.start()
             while proc.poll() is None:
-                if os.path.exists(stop):
+                if stop():
                     proc.kill()
                     proc.wait()
                     for reader in readers:
@@ -139,14 +140,31 @@ def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
     if not os.path.exists(rules_path):
         write_atomically(rules_path, rules + "\n")
     for name in os.listdir(workdir):
-        if name.startswith("stop-"):
+        if name.startswith("needed-"):
             os.remove(os.path.join(workdir, name))
     return {"status": 0, "root": header[2], "positions": positions}
 
 
-def decided(kharbaga, rules, tables, root, workdir):
-    """The root's value from the parts' results in WORKDIR so far (`kharbaga solve --combine`
-    on frontier.txt and the part-*.out files, no proof), or None while it is unknown."""
+def needed_path(workdir, run_id):
+    """The file of this run's parts still needed: the frontier positions, one a line, that
+    can still change the root's value (none once it is decided)."""
+    return os.path.join(workdir, f"needed-{run_id}")
+
+
+def read_needed(path):
+    """The set of positions in a needed file, or None when there is none yet."""
+    try:
+        with open(path) as f:
+            return {line.strip() for line in f if line.strip() and not line.startswith("#")}
+    except FileNotFoundError:
+        return None
+
+
+def prune(kharbaga, rules, tables, root, workdir, run_id):
+    """Works out from the parts' results so far (`kharbaga solve --combine` on frontier.txt
+    and the part-*.out files, no proof) which unsolved parts can still change the root, and
+    writes them to the needed file (only ever fewer: a part once not needed stays so).
+    Returns the root's value (None while unknown) and the number of parts still needed."""
     files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
                                       if re.fullmatch(r"part-\d+\.out", name))
     cmd = [kharbaga, "solve", "--rules", rules, "--position", root]
@@ -156,21 +174,37 @@ def decided(kharbaga, rules, tables, root, workdir):
     if out.returncode != 0:
         raise RuntimeError(failure(cmd + ["--combine", "FRONTIER", "PARTS..."], out))
     result = result_of(out.stdout)
-    return result["value"] if result and result["value"] != "unknown" else None
+    value = result["value"] if result and result["value"] != "unknown" else None
+    needed = set()
+    if value is None:
+        needed = {line.split()[1] for line in out.stdout.splitlines()
+                  if line.startswith("needed: ")}
+    path = needed_path(workdir, run_id)
+    before = read_needed(path)
+    if before is not None:
+        needed &= before
+    if before is None or needed != before:
+        write_atomically(path, "".join(f"{p}\n" for p in sorted(needed))
+                         or "# none: the root is decided\n")
+    return value, len(needed)
 
 
-def stop_path(workdir, run_id):
-    """The file whose presence tells this run's parts that the root is decided."""
-    return os.path.join(workdir, f"stop-{run_id}")
+class StillNeeded:
+    """Whether a part is still needed, from the needed file, read again when it changes."""
 
+    def __init__(self, path, position):
+        self.path, self.position, self.mtime, self.needed = path, position, None, True
 
-def stop_if_decided(kharbaga, rules, tables, root, workdir, run_id):
-    """The task run first: when the parts solved before already decide the root, the
-    stop file is written so that no part runs. Returns the root's value or None."""
-    value = decided(kharbaga, rules, tables, root, workdir)
-    if value:
-        write_atomically(stop_path(workdir, run_id), value + "\n")
-    return value
+    def __call__(self):
+        try:
+            mtime = os.stat(self.path).st_mtime_ns
+        except FileNotFoundError:
+            return True
+        if mtime != self.mtime:
+            self.mtime = mtime
+            parts = read_needed(self.path)
+            self.needed = parts is None or self.position in parts
+        return self.needed
 
 
 def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position,
@@ -178,13 +212,12 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
     unless a run before did (its .out has a result other than unknown, and its proofs).
 
-    With root and run_id (the driver's early stop), a part solved now is followed by a
-    check of whether the parts solved so far decide the root; if they do, the stop file is
-    written, and every part of the run not yet finished stops (its solve killed, its
-    files removed) and returns `stopped`."""
+    With root and run_id (the driver's early stop), a part solved now is followed by
+    `prune`; a part that is then no longer needed stops, its solve killed when it runs
+    (its files removed, as if it never ran), and returns `stopped`."""
     out_path = os.path.join(workdir, f"part-{i}.out")
     worker = get_worker().address
-    stop = stop_path(workdir, run_id) if run_id else None
+    still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
     done = None
     if os.path.exists(out_path):
         with open(out_path) as f:
@@ -193,7 +226,7 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
             and all(os.path.exists(os.path.join(workdir, p))
                     for p in part_files(workdir, i, done["value"]))):
         return dict(done, index=i, seconds=0.0, already=True, stopped=False, worker=worker)
-    if stop and os.path.exists(stop):
+    if still_needed and not still_needed():
         return dict(position=position, value=None, move=None, index=i, seconds=0.0,
                     already=False, stopped=True, worker=worker)
 
@@ -216,7 +249,7 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         cmd += ["--nodes", str(nodes)]
     cmd += ["--proof", os.path.join(workdir, f"{tmp}.txt.gz")]
     start = time.monotonic()
-    out = run_command(cmd, stop=stop)
+    out = run_command(cmd, stop=still_needed and (lambda: not still_needed()))
     elapsed = time.monotonic() - start
     if out is None:
         for name in os.listdir(workdir):
@@ -235,9 +268,8 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         made = final.replace(f"part-{i}.", f"{tmp}.", 1)
         os.replace(os.path.join(workdir, made), os.path.join(workdir, final))
     write_atomically(out_path, out.stdout.replace(tmp, f"part-{i}"))
-    if stop and result["value"] != "unknown" and decided(kharbaga, rules, tables, root,
-                                                         workdir):
-        write_atomically(stop, f"decided after part-{i}\n")
+    if still_needed and result["value"] != "unknown":
+        prune(kharbaga, rules, tables, root, workdir, run_id)
     return dict(result, index=i, seconds=elapsed, already=False, stopped=False,
                 worker=worker)
 
@@ -249,7 +281,7 @@ def combine(kharbaga, rules, tables, root, workdir, count):
     """The task: `kharbaga solve --combine` on the parts in WORKDIR, into proof.txt.gz (a win
     or a loss) or proof.black.txt.gz and proof.white.txt.gz (a draw: each side's strategy)."""
     for name in os.listdir(workdir):
-        if name in ROOT_PROOFS or name.startswith("stop-"):
+        if name in ROOT_PROOFS or name.startswith("needed-"):
             os.remove(os.path.join(workdir, name))
     files = ["frontier.txt"]
     for i in range(count):
@@ -321,16 +353,18 @@ def run(client, args, kharbaga):
     run_id = uuid.uuid4().hex[:8]
     early = None if args.every_part else run_id
     if early:
-        before = client.submit(stop_if_decided, kharbaga, args.rules, args.tables, root,
-                               args.workdir, run_id, pure=False)
+        before = client.submit(prune, kharbaga, args.rules, args.tables, root, args.workdir,
+                               run_id, pure=False)
         try:
-            value = before.result()
+            value, still = before.result()
         except Exception as e:
             print(f"FAILED: {e}", file=sys.stderr, flush=True)
             return 1
         if value:
             print(f"the parts solved before decide the root ({value}): no part runs",
                   flush=True)
+        else:
+            print(f"{still} of the {n} parts can change the root's value", flush=True)
     futures = [client.submit(solve_part, kharbaga, args.rules, args.tables, args.hash,
                              args.time_per_part, args.nodes_per_part, args.workdir, i, x,
                              root, early, key=f"kharbaga-part-{i}-{run_id}", pure=False)
@@ -349,8 +383,8 @@ def run(client, args, kharbaga):
         done = len(values) + stopped + 1
         if r["stopped"]:
             stopped += 1
-            print(f"[{done}/{n}] part-{r['index']} {r['position']}: not needed, the root "
-                  f"is decided ({r['seconds']:.2f}s, {r['worker']})", flush=True)
+            print(f"[{done}/{n}] part-{r['index']} {r['position']}: not needed, it cannot "
+                  f"change the root's value ({r['seconds']:.2f}s, {r['worker']})", flush=True)
             continue
         values.append(r["value"])
         part_seconds += r["seconds"]
@@ -372,7 +406,8 @@ def run(client, args, kharbaga):
         print(f"FAILED: {e}", file=sys.stderr, flush=True)
         return 1
     for line in c["output"].splitlines():
-        print(f"combine: {line}", flush=True)
+        if not line.startswith("needed: "):  # counted in its `still needed:` line
+            print(f"combine: {line}", flush=True)
     checked = []
     if args.verify:
         # The tables the combine used (--tables, else the binary's default): verify-proof

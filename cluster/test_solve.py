@@ -6,7 +6,8 @@ in well under a second without tables) on a local cluster of 2 workers: first wi
 limit that leaves the root unknown (exit status 3), then again without one, which resumes
 the parts left open, combines them into a win and a proof that `kharbaga verify-proof`
 accepts (with --every-part); a third run skips every part. A run in a new directory stops
-the parts not needed once the root is decided, and a run after it runs none; the stop kills
+the parts not needed once the root is decided, and a run after it runs none; a loss needs
+only one refuting part for each move (8-piece, 83 parts at 2 plies); the stop kills
 a part's command while it runs. Another run finds the 3-piece tables in the default
 directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad
 position gives exit status 2 and a failing part exit status 1 with the command's standard
@@ -146,10 +147,10 @@ def main():
         check("it stops parts as not needed, and leaves them unsolved",
               summary is not None and summary[0] == n and summary[3] > 0
               and summary[1] == len(solved) == n - summary[3]
-              and early.stdout.count(": not needed, the root is decided") == summary[3],
+              and early.stdout.count(": not needed, it cannot change the root") == summary[3],
               f"{len(solved)} parts solved, summary {summary}")
-        check("and leaves no stop or temporary file",
-              not [f for f in os.listdir(early_dir) if "tmp" in f or f.startswith("stop-")],
+        check("and leaves no needed or temporary file",
+              not [f for f in os.listdir(early_dir) if "tmp" in f or f.startswith("needed-")],
               os.listdir(early_dir))
         verify = subprocess.run([kharbaga, "verify-proof",
                                  os.path.join(early_dir, "proof.txt.gz")],
@@ -163,15 +164,27 @@ def main():
               in resumed.stdout and parts_line(resumed) == (n, 0, len(solved), n - len(solved)),
               show(resumed))
 
+        # A loss needs one refutation of each move: once a part refutes a move, the other
+        # replies to it are not needed.
+        loss = "B:Bb2,b4:WKg1,i5,e7,a9,e9,i9"
+        refuted = driver(kharbaga, os.path.join(tmp, "loss"), position=loss)
+        summary = parts_line(refuted)
+        check("a loss: the driver exits 0 and verifies it",
+              refuted.returncode == 0 and f"root {loss}: loss" in refuted.stdout
+              and "proof holds:" in refuted.stdout, show(refuted))
+        check("it solves fewer than half of the parts: one reply refutes a move",
+              summary is not None and summary[1] <= summary[0] // 2
+              and summary[1] + summary[3] == summary[0], f"summary {summary}")
+
         # The stop kills a part's command while it runs (here one that would sleep a minute).
-        stop = os.path.join(tmp, "stop-test")
-        threading.Timer(1.0, lambda: open(stop, "w").close()).start()
+        stop = threading.Event()
+        threading.Timer(1.0, stop.set).start()
         start = time.monotonic()
-        killed = solve.run_command(["sleep", "60"], stop=stop)
+        killed = solve.run_command(["sleep", "60"], stop=stop.is_set)
         check("the stop file kills a running command within seconds",
               killed is None and time.monotonic() - start < 10,
               f"{killed}, {time.monotonic() - start:.1f}s")
-        finished = solve.run_command(["echo", "done"], stop=os.path.join(tmp, "no-stop"))
+        finished = solve.run_command(["echo", "done"], stop=lambda: False)
         check("a command that ends before any stop gives its output",
               finished.returncode == 0 and finished.stdout == "done\n", finished)
 

@@ -46,6 +46,15 @@ impl Range {
     }
 }
 
+/// The state of [`Tree::needed`]'s walk.
+struct Walk<'r> {
+    results: &'r HashMap<Position, Wdl>,
+    path: Vec<Position>,
+    memo: HashMap<(Position, u32), Range>,
+    seen: HashSet<(Position, u32)>,
+    out: HashSet<Position>,
+}
+
 /// The tree of the first plies below a root.
 pub struct Tree<'a> {
     rules: &'a Rules,
@@ -129,6 +138,41 @@ impl<'a> Tree<'a> {
     pub fn value(&self, root: &Position, results: &HashMap<Position, Wdl>) -> Range {
         let mut memo = HashMap::new();
         self.range(root, 0, results, &mut Vec::new(), &mut memo)
+    }
+
+    /// The frontier positions that `results` leave unsolved and that can still change the
+    /// root's value: those reached from the root through positions whose value is not yet
+    /// known exactly (a known value stays known as more parts are solved, so a part left out
+    /// is never needed). Empty when the root's value is known.
+    pub fn needed(&self, root: &Position, results: &HashMap<Position, Wdl>) -> HashSet<Position> {
+        let mut walk = Walk {
+            results,
+            path: Vec::new(),
+            memo: HashMap::new(),
+            seen: HashSet::new(),
+            out: HashSet::new(),
+        };
+        self.open_below(root, 0, &mut walk);
+        walk.out
+    }
+
+    fn open_below(&self, pos: &Position, depth: u32, w: &mut Walk) {
+        if w.path.contains(pos) || !w.seen.insert((*pos, depth)) {
+            return;
+        }
+        let range = self.range(pos, depth, w.results, &mut w.path, &mut w.memo);
+        if range.value().is_some() {
+            return;
+        }
+        if depth == self.plies {
+            w.out.insert(*pos);
+            return;
+        }
+        w.path.push(*pos);
+        for mv in pos.legal_moves(self.rules) {
+            self.open_below(&pos.play(&mv), depth + 1, w);
+        }
+        w.path.pop();
     }
 
     fn range(
@@ -216,5 +260,74 @@ impl<'a> Tree<'a> {
         let mut unique = HashSet::new();
         lines.retain(|(p, _)| unique.insert(*p));
         Ok((lines, leaves))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// White to move wins; no tables, so every position 2 plies below that is not over is
+    /// on the frontier.
+    const ROOT: &str = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9";
+
+    /// The frontier positions under each of the root's moves, in move order.
+    fn groups(rules: &Rules, root: &Position) -> Vec<HashSet<Position>> {
+        let tree = Tree::new(rules, None, 2);
+        let all: HashSet<Position> = tree.frontier(root).into_iter().collect();
+        root.legal_moves(rules)
+            .iter()
+            .map(|mv| {
+                let after = root.play(mv);
+                after
+                    .legal_moves(rules)
+                    .iter()
+                    .map(|reply| after.play(reply))
+                    .filter(|p| all.contains(p))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_refuted_move_needs_no_more_parts_and_a_known_root_none() {
+        let rules = Rules::standard();
+        let root = Position::from_fen(ROOT).unwrap();
+        let tree = Tree::new(&rules, None, 2);
+        let frontier = tree.frontier(&root);
+        let groups = groups(&rules, &root);
+        let everything: HashSet<Position> = frontier.iter().copied().collect();
+        assert_eq!(tree.needed(&root, &HashMap::new()), everything);
+
+        // A reply to the first move after which White loses refutes that move: the other
+        // replies to it are not needed (unless another move reaches them too).
+        let (refuted, refutation) = groups
+            .iter()
+            .enumerate()
+            .find_map(|(i, g)| (g.len() > 1).then(|| (i, *g.iter().next().unwrap())))
+            .expect("a move with several open replies");
+        let elsewhere: HashSet<Position> = groups
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != refuted)
+            .flat_map(|(_, g)| g.iter().copied())
+            .collect();
+        let results = HashMap::from([(refutation, Wdl::Loss)]);
+        assert_eq!(tree.value(&root, &results), Range::open());
+        let mut expected = elsewhere.clone();
+        expected.remove(&refutation);
+        assert_eq!(tree.needed(&root, &results), expected);
+        assert!(groups[refuted].iter().any(|p| !elsewhere.contains(p)));
+
+        // Every reply to one move lost for Black: White wins, nothing more is needed.
+        let (winning, _) = groups
+            .iter()
+            .enumerate()
+            .find(|&(i, g)| i != refuted && !g.is_empty())
+            .unwrap();
+        let results: HashMap<Position, Wdl> =
+            groups[winning].iter().map(|p| (*p, Wdl::Win)).collect();
+        assert_eq!(tree.value(&root, &results), Range::exact(Wdl::Win));
+        assert!(tree.needed(&root, &results).is_empty());
     }
 }

@@ -206,6 +206,17 @@ pub fn combine(
                 "unknown: the root is {} or better and {} or worse",
                 range.lo, range.hi
             )?;
+            // The parts still worth solving: a driver stops the others.
+            let needed = tree.needed(&root, &parts.results);
+            writeln!(
+                out,
+                "still needed: {} of the {} unsolved frontier positions",
+                needed.len(),
+                frontier.len() - known
+            )?;
+            for p in frontier.iter().filter(|p| needed.contains(p)) {
+                writeln!(out, "needed: {}", p.to_fen())?;
+            }
             Verdict::Unknown
         }
     };
