@@ -72,6 +72,14 @@ def failure(cmd, out):
             + out.stderr.strip())
 
 
+def solve_command(kharbaga, rules, tables, position):
+    """The start of every `kharbaga solve` command the driver runs: rules, position, tables."""
+    cmd = [kharbaga, "solve", "--rules", rules, "--position", position]
+    if tables:
+        cmd += ["--tables", tables]
+    return cmd
+
+
 def result_of(text):
     """The last `result: POSITION VALUE [MOVE]` line of a solve's output, split, or None."""
     for line in reversed(text.splitlines()):
@@ -101,11 +109,9 @@ def write_atomically(path, text):
 def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
     """The task that lists the frontier into WORKDIR/frontier.txt: returns the root and the
     positions, or an error (status 2 for bad input, else 1) with its message."""
-    cmd = [kharbaga, "solve", "--rules", rules, "--position", position]
+    cmd = solve_command(kharbaga, rules, tables, position)
     if moves:
         cmd += ["--moves", moves]
-    if tables:
-        cmd += ["--tables", tables]
     cmd += ["--frontier", str(plies)]
     out = run_command(cmd)
     if out.returncode != 0:
@@ -167,9 +173,7 @@ def prune(kharbaga, rules, tables, root, workdir, run_id):
     Returns the root's value (None while unknown) and the number of parts still needed."""
     files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
                                       if re.fullmatch(r"part-\d+\.out", name))
-    cmd = [kharbaga, "solve", "--rules", rules, "--position", root]
-    if tables:
-        cmd += ["--tables", tables]
+    cmd = solve_command(kharbaga, rules, tables, root)
     out = run_command(cmd + ["--combine", *files], cwd=workdir)
     if out.returncode != 0:
         raise RuntimeError(failure(cmd + ["--combine", "FRONTIER", "PARTS..."], out))
@@ -238,9 +242,7 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
                 or name.startswith(f"part-{i}-tmp-")):
             os.remove(os.path.join(workdir, name))
     tmp = f"part-{i}-tmp-{uuid.uuid4().hex}"
-    cmd = [kharbaga, "solve", "--rules", rules, "--position", position]
-    if tables:
-        cmd += ["--tables", tables]
+    cmd = solve_command(kharbaga, rules, tables, position)
     if hash_mib:
         cmd += ["--hash", str(hash_mib)]
     if seconds:
@@ -288,9 +290,7 @@ def combine(kharbaga, rules, tables, root, workdir, count):
         names = (f"part-{i}.out", f"part-{i}.txt.gz", f"part-{i}.black.txt.gz",
                  f"part-{i}.white.txt.gz")
         files += [name for name in names if os.path.exists(os.path.join(workdir, name))]
-    cmd = [kharbaga, "solve", "--rules", rules, "--position", root]
-    if tables:
-        cmd += ["--tables", tables]
+    cmd = solve_command(kharbaga, rules, tables, root)
     # Relative names (run in WORKDIR) keep the command line short for a large frontier.
     cmd += ["--proof", "proof.txt.gz", "--combine", *files]
     out = run_command(cmd, cwd=workdir)
