@@ -359,12 +359,20 @@ impl<'a> Search<'a> {
         Num::unknown(initial_number(-for_prover), initial_number(for_prover))
     }
 
-    fn poll(&mut self) {
+    /// Whether a limit has been reached, looking at the clock now (then any search run
+    /// after this stops at once). For work between searches that must keep to the limits,
+    /// such as the walk that writes a proof.
+    pub fn over_limits(&mut self) -> bool {
         if self.limits.nodes.is_some_and(|n| self.stats.nodes >= n)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
         }
+        self.aborted
+    }
+
+    fn poll(&mut self) {
+        self.over_limits();
         if self.report_every > 0 && self.stats.nodes >= self.next_report {
             self.next_report = self.stats.nodes + self.report_every;
             let progress = Progress {

@@ -60,6 +60,9 @@ impl std::fmt::Display for ExtractError {
 
 impl std::error::Error for ExtractError {}
 
+/// How many positions the walk takes between looks at the search's limits.
+const LIMITS_EVERY: usize = 256;
+
 /// The walk that writes a proof.
 struct Walk<'s, 'a> {
     search: &'s mut Search<'a>,
@@ -71,7 +74,8 @@ struct Walk<'s, 'a> {
 
 /// Writes the proof of `claim` from `root` (count 0) with the search that settled it: for a
 /// `win`, a search of the winner that proved the root; for a `hold`, a search of the
-/// holder's opponent that disproved it. The first line is the root's.
+/// holder's opponent that disproved it. The first line is the root's. The search's limits
+/// bound the walk as well as the searches it runs; the walk fails when they stop it.
 pub fn extract(
     search: &mut Search<'_>,
     root: &Position,
@@ -84,7 +88,12 @@ pub fn extract(
         seen: HashMap::new(),
     };
     let mut stack = vec![(*root, 0u32)];
+    let mut steps = 0usize;
     while let Some((pos, q)) = stack.pop() {
+        steps += 1;
+        if steps % LIMITS_EVERY == 0 && walk.search.over_limits() {
+            return Err(Walk::fail(&pos, "a limit stopped the walk"));
+        }
         if let Some(&(_, seen_q)) = walk.seen.get(&pos) {
             let covered = match claim {
                 Claim::Win => seen_q >= q,

@@ -69,8 +69,14 @@ pub struct Proof {
 pub struct Solution {
     /// The value.
     pub verdict: Verdict,
+    /// Whether the searches had settled the value but the limits stopped the work that
+    /// must follow (writing or confirming its proof, or choosing the winning move): the
+    /// verdict is then `Unknown`.
+    pub cut: bool,
     /// The searches run, in order.
     pub searches: Vec<SearchReport>,
+    /// Nodes searched after them, to write the proofs and choose the winning move.
+    pub proof_nodes: u64,
     /// The proofs (one for a win or a loss, two `hold` strategies for a draw) when asked for.
     pub proofs: Vec<Proof>,
     /// Wall time.
@@ -78,9 +84,9 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// Nodes of all searches.
+    /// Nodes of all searches, those after the proof searches included.
     pub fn nodes(&self) -> u64 {
-        self.searches.iter().map(|s| s.stats.nodes).sum()
+        self.searches.iter().map(|s| s.stats.nodes).sum::<u64>() + self.proof_nodes
     }
 
     /// Table hits of all searches.
@@ -112,6 +118,14 @@ pub struct Solver<'a> {
     pub proofs: bool,
 }
 
+/// Why a proof was not written.
+enum Cut {
+    /// A limit stopped a search that writing it needed.
+    Limit,
+    /// The stored results did not give a proof.
+    Failed(ExtractError),
+}
+
 impl Solver<'_> {
     /// Solves `pos` (no-progress count 0, no history) with `tt`, calling `report` now and
     /// then with the running search's progress.
@@ -121,6 +135,11 @@ impl Solver<'_> {
     /// found so is sound (proofs never rest on a repetition); a draw is kept only when the
     /// two strategies that hold it pass the proof checker ([`crate::check`]); otherwise the
     /// position is solved again with path-safe searches.
+    ///
+    /// The limits bound all of it, the writing of the proofs (which may search again where
+    /// a result was replaced in the table) and the choice of the winning move included: a
+    /// value whose proof, confirmation or move the limits cut off is
+    /// [`Verdict::Unknown`], with [`Solution::cut`] set.
     pub fn solve(
         &self,
         pos: &Position,
@@ -128,60 +147,73 @@ impl Solver<'_> {
         report: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, ExtractError> {
         let start = Instant::now();
-        let mut searches = Vec::new();
-        let mut found = self.attempt(pos, tt, report, false, &mut searches);
+        let mut run = Run::default();
+        let mut found = self.attempt(pos, tt, report, false, &mut run);
         let mut proofs = Vec::new();
+        let mut cut = false;
         if found == Found::Draw {
-            match self.holds(pos, tt, false) {
+            match self.holds(pos, tt, false, &mut run) {
                 Ok(holds) if holds.iter().all(|p| self.confirmed(p)) => proofs = holds,
+                Err(Cut::Limit) => cut = true,
                 _ => {
                     tt.clear();
-                    found = self.attempt(pos, tt, report, true, &mut searches);
+                    found = self.attempt(pos, tt, report, true, &mut run);
                     if found == Found::Draw && self.proofs {
-                        proofs = self.holds(pos, tt, true)?;
+                        match self.holds(pos, tt, true, &mut run) {
+                            Ok(holds) => proofs = holds,
+                            Err(Cut::Limit) => cut = true,
+                            Err(Cut::Failed(e)) => return Err(e),
+                        }
                     }
                 }
             }
         }
         let verdict = match found {
-            Found::Winner(winner) => {
-                let mut search = Search::new(&self.rules, self.tables, tt, winner);
-                if self.proofs {
-                    proofs.push(Proof {
-                        claim: Claim::Win,
-                        prover: winner,
-                        lines: extract(&mut search, pos, Claim::Win)?,
-                    });
+            _ if cut => Verdict::Unknown,
+            Found::Winner(winner) => match self.win(pos, tt, winner, &mut run) {
+                Ok((verdict, proof)) => {
+                    proofs.extend(proof);
+                    verdict
                 }
-                if winner == pos.turn() {
-                    Verdict::Win(best_move(&mut search, pos))
-                } else {
-                    Verdict::Loss
+                Err(Cut::Limit) => {
+                    cut = true;
+                    Verdict::Unknown
                 }
-            }
+                Err(Cut::Failed(e)) => return Err(e),
+            },
             Found::Draw => Verdict::Draw,
             Found::Open => Verdict::Unknown,
         };
-        if !self.proofs {
+        if !self.proofs || verdict == Verdict::Unknown {
             proofs.clear();
         }
         Ok(Solution {
             verdict,
-            searches,
+            cut,
+            searches: run.searches,
+            proof_nodes: run.proof_nodes,
             proofs,
             elapsed: start.elapsed(),
         })
     }
 
+    /// The limits left after `run`'s nodes.
+    fn remaining(&self, run: &Run) -> Limits {
+        Limits {
+            nodes: self.limits.nodes.map(|n| n.saturating_sub(run.nodes())),
+            ..self.limits
+        }
+    }
+
     /// The two searches (the side the evaluation favours first), path-safe or not; each
-    /// search's report goes to `searches`.
+    /// search's report goes to `run`.
     fn attempt(
         &self,
         pos: &Position,
         tt: &mut Tt,
         report: &mut dyn FnMut(&Progress),
         path_safe: bool,
-        searches: &mut Vec<SearchReport>,
+        run: &mut Run,
     ) -> Found {
         let mover = pos.turn();
         let favoured = if evaluate(pos, &self.rules, Weights::for_rules(&self.rules)) >= 0 {
@@ -190,17 +222,12 @@ impl Solver<'_> {
             !mover
         };
         for (i, prover) in [favoured, !favoured].into_iter().enumerate() {
-            let used: u64 = searches.iter().map(|s| s.stats.nodes).sum();
-            let limits = Limits {
-                nodes: self.limits.nodes.map(|n| n.saturating_sub(used)),
-                ..self.limits
-            };
             let mut search = Search::new(&self.rules, self.tables, tt, prover)
                 .path_safe(path_safe)
-                .with_limits(limits)
+                .with_limits(self.remaining(run))
                 .with_report(100_000, &mut *report);
             let root = search.run(pos, 0);
-            searches.push(SearchReport {
+            run.searches.push(SearchReport {
                 prover,
                 root,
                 stats: search.stats(),
@@ -218,6 +245,44 @@ impl Solver<'_> {
         Found::Open
     }
 
+    /// The value of a root `winner` is proven to win (with the winning move when it is to
+    /// move) and, when proofs are asked for, its proof.
+    fn win(
+        &self,
+        pos: &Position,
+        tt: &mut Tt,
+        winner: Color,
+        run: &mut Run,
+    ) -> Result<(Verdict, Option<Proof>), Cut> {
+        let mut search =
+            Search::new(&self.rules, self.tables, tt, winner).with_limits(self.remaining(run));
+        let lines = self.proofs.then(|| extract(&mut search, pos, Claim::Win));
+        let verdict = if winner == pos.turn() {
+            best_move(&mut search, pos).map(Verdict::Win)
+        } else {
+            Some(Verdict::Loss)
+        };
+        run.proof_nodes += search.stats().nodes;
+        let aborted = search.aborted();
+        let proof = lines
+            .map(|lines| {
+                settle(lines, aborted).map(|lines| Proof {
+                    claim: Claim::Win,
+                    prover: winner,
+                    lines,
+                })
+            })
+            .transpose()?;
+        match verdict {
+            Some(verdict) => Ok((verdict, proof)),
+            None if aborted => Err(Cut::Limit),
+            None => Err(Cut::Failed(ExtractError {
+                position: pos.to_fen(),
+                reason: "no move of the proven winner is proven".to_string(),
+            })),
+        }
+    }
+
     /// The strategies of both sides that hold a draw (the side to move's first), from the
     /// disproofs of the opponents' searches.
     fn holds(
@@ -225,15 +290,19 @@ impl Solver<'_> {
         pos: &Position,
         tt: &mut Tt,
         path_safe: bool,
-    ) -> Result<Vec<Proof>, ExtractError> {
+        run: &mut Run,
+    ) -> Result<Vec<Proof>, Cut> {
         let mut out = Vec::new();
         for holder in [pos.turn(), !pos.turn()] {
-            let mut search =
-                Search::new(&self.rules, self.tables, tt, !holder).path_safe(path_safe);
+            let mut search = Search::new(&self.rules, self.tables, tt, !holder)
+                .path_safe(path_safe)
+                .with_limits(self.remaining(run));
+            let lines = extract(&mut search, pos, Claim::Hold);
+            run.proof_nodes += search.stats().nodes;
             out.push(Proof {
                 claim: Claim::Hold,
                 prover: holder,
-                lines: extract(&mut search, pos, Claim::Hold)?,
+                lines: settle(lines, search.aborted())?,
             });
         }
         Ok(out)
@@ -247,9 +316,35 @@ impl Solver<'_> {
     }
 }
 
+/// The counts of one solve so far.
+#[derive(Default)]
+struct Run {
+    /// The proof searches.
+    searches: Vec<SearchReport>,
+    /// Nodes searched again while writing proofs and choosing the winning move.
+    proof_nodes: u64,
+}
+
+impl Run {
+    fn nodes(&self) -> u64 {
+        self.searches.iter().map(|s| s.stats.nodes).sum::<u64>() + self.proof_nodes
+    }
+}
+
+/// An extraction's outcome, with a failure put down to the limits when a limit had stopped
+/// one of its searches (a proof that was written is sound whatever the limits did).
+fn settle(lines: Result<Vec<Line>, ExtractError>, aborted: bool) -> Result<Vec<Line>, Cut> {
+    match lines {
+        Ok(lines) => Ok(lines),
+        Err(_) if aborted => Err(Cut::Limit),
+        Err(e) => Err(Cut::Failed(e)),
+    }
+}
+
 /// The winning move of a proven root: the proven move with the shortest line, from the
-/// stored results (a move is searched again only when none is stored).
-fn best_move(search: &mut Search<'_>, pos: &Position) -> Move {
+/// stored results (a move is searched again only when none is stored); `None` when a limit
+/// stopped those searches first.
+fn best_move(search: &mut Search<'_>, pos: &Position) -> Option<Move> {
     let rules = *search.rules();
     let moves = pos.legal_moves(&rules);
     let child = |mv: &Move| (pos.play(mv), u32::from(!pos.is_progress(mv)));
@@ -261,13 +356,11 @@ fn best_move(search: &mut Search<'_>, pos: &Position) -> Move {
             best = Some((num.dist, *mv));
         }
     }
-    if best.is_none() {
-        for mv in &moves {
-            let (c, q) = child(mv);
-            if search.run(&c, q).proven() {
-                return *mv;
-            }
-        }
+    if let Some((_, mv)) = best {
+        return Some(mv);
     }
-    best.expect("a proven root has a proven move").1
+    moves.into_iter().find(|mv| {
+        let (c, q) = child(mv);
+        search.run(&c, q).proven()
+    })
 }

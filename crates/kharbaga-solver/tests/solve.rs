@@ -136,3 +136,92 @@ fn a_node_limit_gives_unknown() {
         s.nodes()
     );
 }
+
+/// A solver of `standard` positions without tables, within `limits`.
+fn solver(limits: Limits, proofs: bool) -> Solver<'static> {
+    Solver {
+        rules: Rules::standard(),
+        tables: None,
+        limits,
+        proofs,
+    }
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        deadline: None,
+    }
+}
+
+/// Black to move loses (from an engine game); its searches take some 26 thousand nodes.
+const LOSS: &str = "B:Bh2,a3:Wb4,c5,e5,b8,h8,g9";
+
+#[test]
+fn the_limits_bound_the_searches_that_write_a_proof() {
+    // A table of one bucket loses the searches' results, so writing the proof must search
+    // again, and again: without limits it does not end.
+    let pos = Position::from_fen(LOSS).unwrap();
+    let limit = 200_000;
+    let s = solver(nodes(limit), true)
+        .solve(&pos, &mut Tt::new(0), &mut |_| {})
+        .unwrap();
+    assert!(
+        s.searches.iter().any(|r| r.root.proven()),
+        "the searches themselves settle the loss: {:?}",
+        s.searches
+    );
+    assert_eq!(s.verdict, Verdict::Unknown);
+    assert!(s.cut, "the limit stopped the proof, not the searches");
+    assert!(s.proofs.is_empty());
+    assert!(s.proof_nodes > 0);
+    assert!(
+        s.nodes() <= limit + 1024,
+        "stops near the limit: {}",
+        s.nodes()
+    );
+
+    // The same, bounded by the clock.
+    let clock = Limits {
+        nodes: None,
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(300)),
+    };
+    let s = solver(clock, true)
+        .solve(&pos, &mut Tt::new(0), &mut |_| {})
+        .unwrap();
+    assert_eq!((s.verdict, s.cut), (Verdict::Unknown, true));
+
+    // No proof asked for: nothing to write, the loss stands.
+    let s = solver(nodes(limit), false)
+        .solve(&pos, &mut Tt::new(0), &mut |_| {})
+        .unwrap();
+    assert_eq!((s.verdict, s.cut, s.proof_nodes), (Verdict::Loss, false, 0));
+}
+
+#[test]
+fn the_limits_bound_the_walk_that_writes_a_proof() {
+    // With a large table the proof of this win is written from stored results alone, in
+    // some 800 lines: a limit of exactly the search's nodes leaves nothing for the walk,
+    // one node more lets it finish (the walk itself counts no nodes).
+    let pos = Position::from_fen("W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9").unwrap();
+    let free = solver(Limits::default(), true)
+        .solve(&pos, &mut Tt::new(64), &mut |_| {})
+        .unwrap();
+    assert!(matches!(free.verdict, Verdict::Win(_)));
+    assert_eq!(free.proof_nodes, 0, "the walk searches nothing");
+    assert!(
+        free.proofs[0].lines.len() > 256,
+        "a walk long enough to be looked at"
+    );
+    let used = free.nodes();
+    let s = solver(nodes(used), true)
+        .solve(&pos, &mut Tt::new(64), &mut |_| {})
+        .unwrap();
+    assert_eq!(s.nodes(), used, "the search itself finishes");
+    assert_eq!((s.verdict, s.cut), (Verdict::Unknown, true));
+    let s = solver(nodes(used + 1), true)
+        .solve(&pos, &mut Tt::new(64), &mut |_| {})
+        .unwrap();
+    assert_eq!((s.verdict, s.cut), (free.verdict, false));
+    assert_eq!(s.proofs[0].lines, free.proofs[0].lines);
+}

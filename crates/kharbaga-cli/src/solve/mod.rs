@@ -50,11 +50,12 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     hash: u32,
 
-    /// Give up after this many seconds
+    /// Give up after this many seconds, the writing of the proof included (a value the
+    /// searches settled whose proof the limit cut off is reported unknown)
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     time: Option<u64>,
 
-    /// Give up after this many nodes
+    /// Give up after this many nodes, those searched again to write the proof included
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
 
@@ -187,6 +188,11 @@ fn report(out: &mut impl Write, pos: &Position, s: &Solution) -> io::Result<()> 
         Verdict::Win(mv) => writeln!(out, "{mover} to move wins with {mv}")?,
         Verdict::Loss => writeln!(out, "{mover} to move loses")?,
         Verdict::Draw => writeln!(out, "a draw: neither side can force a win")?,
+        Verdict::Unknown if s.cut => writeln!(
+            out,
+            "unknown: the searches settled the value, but the limit stopped the solver \
+             while it confirmed the value or wrote its proof"
+        )?,
         Verdict::Unknown => writeln!(out, "unknown: the search stopped at its limit")?,
     }
     for search in &s.searches {
@@ -204,6 +210,13 @@ fn report(out: &mut impl Write, pos: &Position, s: &Solution) -> io::Result<()> 
             search.stats.nodes,
             search.stats.table_hits,
             search.stats.repetitions
+        )?;
+    }
+    if s.proof_nodes > 0 {
+        writeln!(
+            out,
+            "  then {} nodes to confirm the value and write its proof",
+            s.proof_nodes
         )?;
     }
     writeln!(
