@@ -13,6 +13,7 @@ cluster/README.md.
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -211,6 +212,23 @@ class StillNeeded:
         return self.needed
 
 
+def earlier_result(workdir, i):
+    """The result in part i's .out from a run before, or None."""
+    try:
+        with open(os.path.join(workdir, f"part-{i}.out")) as f:
+            return result_of(f.read())
+    except FileNotFoundError:
+        return None
+
+
+def finished(workdir, i, position, done):
+    """Whether done (part i's earlier result) solves it: a value, for this position, with
+    its proof files."""
+    return bool(done and done["value"] != "unknown" and done["position"] == position
+                and all(os.path.exists(os.path.join(workdir, p))
+                        for p in part_files(workdir, i, done["value"])))
+
+
 def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position,
                root=None, run_id=None):
     """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
@@ -222,13 +240,8 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     out_path = os.path.join(workdir, f"part-{i}.out")
     worker = get_worker().address
     still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
-    done = None
-    if os.path.exists(out_path):
-        with open(out_path) as f:
-            done = result_of(f.read())
-    if (done and done["value"] != "unknown" and done["position"] == position
-            and all(os.path.exists(os.path.join(workdir, p))
-                    for p in part_files(workdir, i, done["value"]))):
+    done = earlier_result(workdir, i)
+    if finished(workdir, i, position, done):
         return dict(done, index=i, seconds=0.0, already=True, stopped=False, worker=worker)
     if still_needed and not still_needed():
         return dict(position=position, value=None, move=None, index=i, seconds=0.0,
@@ -331,45 +344,76 @@ def counts(values):
     return ", ".join(f"{values.count(v)} {v}" for v in VALUES)
 
 
+def adopt(workdir, i, c, sub):
+    """Makes a split part's combined result part i's own: its proofs copied from the split's
+    directory to part i's names, then its output as part-i.out (so a run after it finds
+    part i done)."""
+    for final in part_files(workdir, i, c["value"]):
+        shutil.copyfile(os.path.join(sub, final.replace(f"part-{i}.", "proof.", 1)),
+                        os.path.join(workdir, final))
+    write_atomically(os.path.join(workdir, f"part-{i}.out"), c["output"])
+
+
 def run(client, args, kharbaga):
     workers = client.scheduler_info()["workers"]
     problem = shared_dir_problem(client, args.workdir)
     if problem:
         raise BadInput(problem)
+    return solve_tree(client, args, kharbaga, args.position, args.moves, args.workdir,
+                      0, len(workers))[0]
 
-    f = client.submit(make_frontier, kharbaga, args.rules, args.tables, args.position,
-                      args.moves, args.plies, args.workdir, pure=False).result()
+
+def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers):
+    """Solves position (after moves) in workdir: its frontier, its parts, each part that a
+    limit left unknown split again in its own directory (to --split-unknown levels), and
+    the combine, verified at the top (depth 0). Returns the exit status and the combine's
+    result (None when a command failed)."""
+    def say(text):
+        print("  " * depth + text, flush=True)
+    f = client.submit(make_frontier, kharbaga, args.rules, args.tables, position,
+                      moves, args.plies, workdir, pure=False).result()
     if f["status"] == 2:
         raise BadInput(f["error"])
     if f["status"] != 0:
         print(f"FAILED: {f['error']}", file=sys.stderr, flush=True)
-        return 1
+        return 1, None
     root, positions = f["root"], f["positions"]
     n = len(positions)
-    print(f"{root} at {args.plies} plies: {n} frontier positions "
-          f"({os.path.join(args.workdir, 'frontier.txt')}); {len(workers)} workers",
-          flush=True)
+    say(f"{root} at {args.plies} plies: {n} frontier positions "
+        f"({os.path.join(workdir, 'frontier.txt')}); {workers} workers")
 
     run_id = uuid.uuid4().hex[:8]
     early = None if args.every_part else run_id
-    if early:
-        before = client.submit(prune, kharbaga, args.rules, args.tables, root, args.workdir,
+
+    def still_needed():
+        """The root's value (None while unknown) and the set of parts that can change it
+        (None with --every-part: all of them)."""
+        if not early:
+            return None, None
+        before = client.submit(prune, kharbaga, args.rules, args.tables, root, workdir,
                                run_id, pure=False)
+        value, _ = before.result()
+        return value, read_needed(needed_path(workdir, run_id))
+
+    if early:
         try:
-            value, still = before.result()
+            value, needed = still_needed()
         except Exception as e:
             print(f"FAILED: {e}", file=sys.stderr, flush=True)
-            return 1
+            return 1, None
         if value:
-            print(f"the parts solved before decide the root ({value}): no part runs",
-                  flush=True)
+            say(f"the parts solved before decide the root ({value}): no part runs")
         else:
-            print(f"{still} of the {n} parts can change the root's value", flush=True)
+            say(f"{len(needed)} of the {n} parts can change the root's value")
+    # A part already split (in a run before) is not solved whole again: it is split.
+    split = {i for i, x in enumerate(positions) if depth < args.split_unknown
+             and os.path.isdir(os.path.join(workdir, f"part-{i}.split"))
+             and not finished(workdir, i, x, earlier_result(workdir, i))}
     futures = [client.submit(solve_part, kharbaga, args.rules, args.tables, args.hash,
-                             args.time_per_part, args.nodes_per_part, args.workdir, i, x,
+                             args.time_per_part, args.nodes_per_part, workdir, i, x,
                              root, early, key=f"kharbaga-part-{i}-{run_id}", pure=False)
-               for i, x in enumerate(positions)]
-    values = []
+               for i, x in enumerate(positions) if i not in split]
+    values = {}
     ran = already = stopped = 0
     part_seconds = 0.0
     for future in as_completed(futures):
@@ -378,15 +422,15 @@ def run(client, args, kharbaga):
             client.cancel(futures)
             print(f"{len(values) + stopped} of {n} parts done before the failure; run "
                   "again to resume", file=sys.stderr)
-            return 1
+            return 1, None
         r = future.result()
         done = len(values) + stopped + 1
         if r["stopped"]:
             stopped += 1
-            print(f"[{done}/{n}] part-{r['index']} {r['position']}: not needed, it cannot "
-                  f"change the root's value ({r['seconds']:.2f}s, {r['worker']})", flush=True)
+            say(f"[{done}/{len(futures)}] part-{r['index']} {r['position']}: not needed, it "
+                f"cannot change the root's value ({r['seconds']:.2f}s, {r['worker']})")
             continue
-        values.append(r["value"])
+        values[r["index"]] = r["value"]
         part_seconds += r["seconds"]
         if r["already"]:
             already += 1
@@ -395,16 +439,58 @@ def run(client, args, kharbaga):
             ran += 1
             what = f"{r['seconds']:.2f}s"
         value = r["value"] + (f" {r['move']}" if r["move"] else "")
-        print(f"[{done}/{n}] part-{r['index']} {r['position']}: {value} ({what}, "
-              f"{r['worker']}); so far {counts(values)}", flush=True)
+        say(f"[{done}/{len(futures)}] part-{r['index']} {r['position']}: {value} ({what}, "
+            f"{r['worker']}); so far {counts(list(values.values()))}")
 
-    c = client.submit(combine, kharbaga, args.rules, args.tables, root, args.workdir, n,
+    # The parts a limit left unknown, split one level deeper, in frontier order.
+    deeper = sorted(split | {i for i, v in values.items() if v == "unknown"}
+                    if depth < args.split_unknown else [])
+    splits = 0
+    for i in deeper:
+        try:
+            value, needed = still_needed()
+        except Exception as e:
+            print(f"FAILED: {e}", file=sys.stderr, flush=True)
+            return 1, None
+        if value:
+            break
+        if needed is not None and positions[i] not in needed:
+            values.pop(i, None)
+            stopped += 1
+            say(f"part-{i} {positions[i]}: not needed, it cannot change the root's value")
+            continue
+        sub = os.path.join(workdir, f"part-{i}.split")
+        say(f"part-{i} {positions[i]}: unknown at its limit, split in {sub}")
+        os.makedirs(sub, exist_ok=True)
+        splits += 1
+        status, c = solve_tree(client, args, kharbaga, positions[i], "", sub, depth + 1,
+                               workers)
+        if c is None:
+            return status, None
+        values[i] = c["value"]
+        if c["value"] != "unknown":
+            adopt(workdir, i, c, sub)
+        say(f"part-{i} {positions[i]}: {c['value']}" + (f" {c['move']}" if c["move"] else "")
+            + " (split)")
+
+    c = client.submit(combine, kharbaga, args.rules, args.tables, root, workdir, n,
                       pure=False)
     try:
         c = c.result()
     except Exception as e:
         print(f"FAILED: {e}", file=sys.stderr, flush=True)
-        return 1
+        return 1, None
+    values = list(values.values())
+    root_value = c["value"] + (f" {c['move']}" if c["move"] else "")
+    summary = (f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {already} "
+               f"already done, {stopped} not needed): {counts(values)}")
+    if splits:
+        summary += (f"\n{'  ' * depth}split: {splits} parts unknown at their limit, "
+                    "each split in its part-I.split directory")
+    if depth > 0:
+        say(f"root {root}: {root_value}")
+        say(summary)
+        return (0 if c["value"] != "unknown" else 3), c
     for line in c["output"].splitlines():
         if not line.startswith("needed: "):  # counted in its `still needed:` line
             print(f"combine: {line}", flush=True)
@@ -420,21 +506,20 @@ def run(client, args, kharbaga):
             except Exception as e:
                 print(f"FAILED: the combined proof does not verify: {e}", file=sys.stderr,
                       flush=True)
-                return 1
+                return 1, c
             print(f"verify-proof: {checked[-1]}", flush=True)
 
-    root_value = c["value"] + (f" {c['move']}" if c["move"] else "")
     print(f"root {root}: {root_value}", flush=True)
-    print(f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {already} "
-          f"already done, {stopped} not needed): {counts(values)}", flush=True)
+    print(summary, flush=True)
     for proof in c["proofs"]:
         print(f"proof: {proof}" + (", verified" if checked else ", not verified"),
               flush=True)
     if c["value"] == "unknown":
         print(f"the root is unknown: {values.count('unknown')} parts stopped at a limit; "
-              "run again (with more --time-per-part) to resume", file=sys.stderr, flush=True)
-        return 3
-    return 0
+              "run again (with more --time-per-part, or --split-unknown) to resume",
+              file=sys.stderr, flush=True)
+        return 3, c
+    return 0, c
 
 
 def positive(text):
@@ -487,6 +572,11 @@ def main():
                    help="local workers without --scheduler (default: one per core)")
     p.add_argument("--no-verify", dest="verify", action="store_false",
                    help="do not run `kharbaga verify-proof` on the combined proof")
+    p.add_argument("--split-unknown", type=int, default=0, metavar="D",
+                   help="split a part that its limit leaves unknown again, --plies below "
+                   "it, in WORKDIR/part-I.split (solved the same way, its result then "
+                   "part I's), down to D levels (default 0: no split; a run after it "
+                   "goes on in the split directories)")
     p.add_argument("--every-part", action="store_true",
                    help="solve every part, even once the parts solved decide the root "
                    "(by default the parts still running or waiting are then stopped)")
@@ -496,6 +586,8 @@ def main():
         args.tables = os.path.abspath(args.tables)
     if args.plies > 64:
         p.error("--plies must be at most 64")
+    if args.split_unknown < 0:
+        p.error("--split-unknown must be 0 or more")
 
     kharbaga = args.binary
     if os.sep in kharbaga:

@@ -7,7 +7,9 @@ limit that leaves the root unknown (exit status 3), then again without one, whic
 the parts left open, combines them into a win and a proof that `kharbaga verify-proof`
 accepts (with --every-part); a third run skips every part. A run in a new directory stops
 the parts not needed once the root is decided, and a run after it runs none; a loss needs
-only one refuting part for each move (8-piece, 83 parts at 2 plies); the stop kills
+only one refuting part for each move (8-piece, 83 parts at 2 plies); at 1 ply and a node
+limit that leaves every part unknown, --split-unknown splits them again until the win
+is proven; the stop kills
 a part's command while it runs. Another run finds the 3-piece tables in the default
 directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad
 position gives exit status 2 and a failing part exit status 1 with the command's standard
@@ -46,10 +48,10 @@ def check(name, ok, detail=""):
         print(f"FAIL - {name}" + (f": {detail}" if detail else ""), flush=True)
 
 
-def driver(kharbaga, workdir, *extra, position=POSITION, env=ENV):
+def driver(kharbaga, workdir, *extra, position=POSITION, env=ENV, plies=PLIES):
     return subprocess.run(
         [sys.executable, DRIVER, "--binary", kharbaga, "--position", position, "--plies",
-         str(PLIES), "--workdir", workdir, "--workers", "2", "--hash", "64", *extra],
+         str(plies), "--workdir", workdir, "--workers", "2", "--hash", "64", *extra],
         capture_output=True, text=True, env=env)
 
 
@@ -175,6 +177,39 @@ def main():
         check("it solves fewer than half of the parts: one reply refutes a move",
               summary is not None and summary[1] <= summary[0] // 2
               and summary[1] + summary[3] == summary[0], f"summary {summary}")
+
+        # Splitting: at 1 ply and 50,000 nodes a part, every part of the win is unknown;
+        # split again (down to 3 levels) they decide it, and the proof holds.
+        split_dir = os.path.join(tmp, "split")
+        whole = driver(kharbaga, split_dir, "--nodes-per-part", "50000", plies=1)
+        check("at 50,000 nodes a part, the 1-ply parts leave the root unknown",
+              whole.returncode == 3 and parts_line(whole) is not None
+              and f"root {POSITION}: unknown" in whole.stdout, show(whole))
+        split = driver(kharbaga, split_dir, "--nodes-per-part", "50000", "--split-unknown",
+                       "3", plies=1)
+        check("split again, the unknown parts decide the root: a win, verified",
+              split.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
+                                                  split.stdout, re.M)
+              and "proof holds:" in split.stdout, show(split))
+        adopted = [f for f in os.listdir(split_dir) if re.fullmatch(r"part-\d+\.split", f)
+                   and os.path.isfile(os.path.join(split_dir, f[:-len(".split")] + ".txt.gz"))]
+        check("a split part's proof becomes the part's own",
+              adopted and "(split)" in split.stdout and re.search(
+                  r"^  \S+ at 1 plies: \d+ frontier positions", split.stdout, re.M),
+              f"{os.listdir(split_dir)}\n{show(split)}")
+        deepest = max(len(re.match(r" *", line).group()) // 2
+                      for line in split.stdout.splitlines())
+        check("and no deeper than 3 levels", 1 <= deepest <= 3, f"{deepest} levels")
+        verify = subprocess.run([kharbaga, "verify-proof",
+                                 os.path.join(split_dir, "proof.txt.gz")],
+                                capture_output=True, text=True, env=ENV)
+        check("verify-proof accepts the proof made of split parts", verify.returncode == 0,
+              show(verify))
+        again = driver(kharbaga, split_dir, "--nodes-per-part", "50000", "--split-unknown",
+                       "3", plies=1)
+        check("a run after it finds the root decided and splits nothing",
+              again.returncode == 0 and "no part runs" in again.stdout
+              and "unknown at its limit, split" not in again.stdout, show(again))
 
         # The stop kills a part's command while it runs (here one that would sleep a minute).
         stop = threading.Event()
