@@ -311,13 +311,19 @@ impl<'a> Searcher<'a> {
         }
         let extend = params.forced_extension && moves.len() == 1 && ply < MAX_PLY / 2;
         let new_depth = if extend { depth } else { depth - 1 };
+        if new_depth > 0 {
+            // The children will probe the table: fetch all their buckets at once, so that
+            // the memory's latency overlaps the ordering and the other children's fetches.
+            for mv in moves.iter() {
+                self.shared.tt.prefetch(pos.hash_after(mv));
+            }
+        }
         self.order.sort(pos, &mut moves, tt_move, ply);
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move: Option<Move> = None;
         for (i, mv) in moves.iter().enumerate() {
             let child = pos.play(mv);
-            self.shared.tt.prefetch(child.hash());
             let child_quiet = if pos.is_progress(mv) { 0 } else { quiet + 1 };
             let mut score;
             if i == 0 {

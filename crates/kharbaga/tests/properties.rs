@@ -289,6 +289,13 @@ fn check_play(pos: &Position, mv: &Move) -> Result<Position, TestCaseError> {
     prop_assert_eq!(Position::from_setup(next.to_setup()), Ok(next));
     let reread = Position::from_fen(&next.to_fen()).expect("a played position reads back");
     prop_assert_eq!(reread.hash(), next.hash(), "hash after {} in {}", mv, pos);
+    prop_assert_eq!(
+        pos.hash_after(mv),
+        reread.hash(),
+        "hash_after {} in {}",
+        mv,
+        pos
+    );
     Ok(next)
 }
 
