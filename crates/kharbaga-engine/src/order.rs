@@ -17,8 +17,8 @@ const HISTORY_MAX: i32 = 1 << 20;
 pub struct Orderer {
     killers: Vec<[Option<MoveKey>; 2]>,
     history: Vec<i32>,
-    /// The sort keys of the moves being sorted: score and index.
-    keys: Vec<(i32, u16)>,
+    /// The sort keys of the moves being sorted: score and complemented index.
+    keys: Vec<i64>,
     /// A copy of the moves being sorted.
     scratch: Vec<Move>,
 }
@@ -59,26 +59,25 @@ impl Orderer {
         let killers = self.killers[ply.min(MAX_PLY)];
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
-        keys.extend(
-            moves
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (self.score(pos, m, tt_move, &killers), i as u16)),
-        );
-        // Insertion sort of the keys: stable, and quick for the few moves of a node.
-        for i in 1..keys.len() {
-            let key = keys[i];
-            let mut j = i;
-            while j > 0 && keys[j - 1].0 < key.0 {
-                keys[j] = keys[j - 1];
-                j -= 1;
-            }
-            keys[j] = key;
-        }
+        // One key per move, the score above its complemented index: all keys differ, and
+        // of equal scores the earlier move has the larger key (a stable order).
+        keys.extend(moves.iter().enumerate().map(|(i, m)| {
+            (i64::from(self.score(pos, m, tt_move, &killers)) << 16) | i64::from(!(i as u16))
+        }));
         self.scratch.clear();
         self.scratch.extend_from_slice(moves);
-        for (slot, &(_, i)) in moves.iter_mut().zip(&keys) {
-            *slot = self.scratch[usize::from(i)];
+        if keys.len() <= 16 {
+            // A move's place is the number of keys above its own: counted without a branch,
+            // where a sort of a few moves mispredicts at almost every comparison.
+            for (i, &key) in keys.iter().enumerate() {
+                let place = keys.iter().filter(|&&k| k > key).count();
+                moves[place] = self.scratch[i];
+            }
+        } else {
+            keys.sort_unstable_by(|a, b| b.cmp(a));
+            for (slot, &key) in moves.iter_mut().zip(&keys) {
+                *slot = self.scratch[usize::from(!(key as u16))];
+            }
         }
         self.keys = keys;
     }
