@@ -14,6 +14,7 @@ use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Wdl;
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// The standard tables of up to 3 pieces, built once in a temporary directory.
 fn tables() -> &'static Tablebase {
@@ -181,21 +182,30 @@ fn the_limits_bound_the_searches_that_write_a_proof() {
         s.nodes()
     );
 
-    // The same, bounded by the clock.
+    // No proof asked for: nothing to write, the loss stands.
+    let started = Instant::now();
+    let s = solver(nodes(limit), false)
+        .solve(&pos, &mut Tt::new(0), &mut |_| {})
+        .unwrap();
+    let searches = started.elapsed();
+    assert_eq!((s.verdict, s.cut, s.proof_nodes), (Verdict::Loss, false, 0));
+
+    // The same, bounded by the clock. The deadline leaves the searches four times the time
+    // they just took (a slower run must not cut them instead), and then the writing, which
+    // does not end, must stop at it.
     let clock = Limits {
         nodes: None,
-        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(300)),
+        deadline: Some(Instant::now() + 4 * searches + Duration::from_millis(200)),
     };
     let s = solver(clock, true)
         .solve(&pos, &mut Tt::new(0), &mut |_| {})
         .unwrap();
+    assert!(
+        s.searches.iter().any(|r| r.root.proven()),
+        "the searches finish before the deadline: {:?}",
+        s.searches
+    );
     assert_eq!((s.verdict, s.cut), (Verdict::Unknown, true));
-
-    // No proof asked for: nothing to write, the loss stands.
-    let s = solver(nodes(limit), false)
-        .solve(&pos, &mut Tt::new(0), &mut |_| {})
-        .unwrap();
-    assert_eq!((s.verdict, s.cut, s.proof_nodes), (Verdict::Loss, false, 0));
 }
 
 #[test]
