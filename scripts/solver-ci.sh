@@ -40,10 +40,9 @@ if [ "${SUITE:-ci}" = driver ]; then
             exit 1
         fi
         grep -q '^proof: .*, verified$' "$work/d$n.out"
-        # A win or a loss has proof.txt.gz; a draw each side's strategy.
-        for proof in "$work/d$n"/proof.txt.gz "$work/d$n"/proof.black.txt.gz \
-                     "$work/d$n"/proof.white.txt.gz; do
-            [ -f "$proof" ] || continue
+        # The proofs the driver wrote and verified: a win's or a loss's, or each side's
+        # strategy of a draw.
+        for proof in $(sed -n 's/^proof: \(.*\), verified$/\1/p' "$work/d$n.out"); do
             python3 tools/check_proof.py --kharbaga "$bin" --tables "$six_tables" \
                 "$proof" > /dev/null
         done
