@@ -189,9 +189,31 @@ impl Position {
         }
     }
 
+    /// Whether the side to move has a step or slide (legal or not: a compulsory capture
+    /// rules them out), as `count_steps(rules) > 0` but a bitboard shift a direction
+    /// instead of every Mullah's lines: a Mullah can slide exactly when a neighbour on one
+    /// of its lines is empty.
+    fn has_step(&self, rules: &Rules) -> bool {
+        let us = self.turn();
+        let empty = self.empty();
+        let men = self.men(us);
+        let mullahs = self.mullahs(us);
+        let by_men = rules
+            .man_step_directions(us)
+            .iter()
+            .fold(Bitboard::EMPTY, |all, &d| all | shift(men, d));
+        (by_men & empty).any()
+            || mullahs.any()
+                && (Direction::ALL
+                    .iter()
+                    .fold(Bitboard::EMPTY, |all, &d| all | shift(mullahs, d))
+                    & empty)
+                    .any()
+    }
+
     /// Whether the side to move has no legal move (and so has lost).
     pub fn is_blocked(&self, rules: &Rules) -> bool {
-        self.count_steps(rules) == 0 && !self.has_capture(rules)
+        !self.has_step(rules) && !self.has_capture(rules)
     }
 
     /// Whether `mv` is one of the legal moves (by its effect: start, end and captured set).

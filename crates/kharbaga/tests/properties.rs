@@ -225,6 +225,12 @@ fn check_position(pos: &Position, rules: &Rules) -> Result<(), TestCaseError> {
         fen
     );
     prop_assert_eq!(names(&legal).len(), legal.len(), "duplicates in {}", fen);
+    prop_assert_eq!(
+        pos.is_blocked(rules),
+        legal.is_empty(),
+        "is_blocked in {}",
+        fen
+    );
     for m in &all {
         let merged: Vec<&Move> = legal.iter().filter(|l| l.same_effect(m)).collect();
         prop_assert_eq!(merged.len(), 1, "{} in {} is not merged once", m, fen);
