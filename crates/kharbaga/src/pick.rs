@@ -6,7 +6,7 @@
 use crate::bitboard::Bitboard;
 use crate::board::{line, shift, Direction};
 use crate::capture::hop_starts;
-use crate::movegen::with_steps;
+use crate::movegen::{mullah_reach, with_steps};
 use crate::moves::Move;
 use crate::point::{Point, NUM_POINTS};
 use crate::position::Position;
@@ -181,12 +181,8 @@ impl MullahCounts {
         };
         let occupied = pos.occupied();
         for from in pos.mullahs(pos.turn()) {
-            let (mut slides, mut hops) = (0, 0);
-            for d in Direction::ALL {
-                let l = line(from, d, occupied, targets);
-                slides += l.run.count();
-                hops += l.beyond.count();
-            }
+            let (runs, beyond) = mullah_reach(from, occupied, targets);
+            let (slides, hops) = (runs.count(), beyond.count());
             counts.per[from.index()] = (slides as u8, hops as u8);
             counts.slides += slides as usize;
             counts.hops += hops as usize;
