@@ -48,6 +48,8 @@ impl Player {
         let mut pos = *start;
         self.quiet.clear();
         self.quiet.push(pos.hash());
+        // Without draw rules (`ludii`) nothing reads the positions since the last progress.
+        let draws = rules.threefold_repetition || rules.no_progress_limit.is_some();
         let mut plies = 0;
         loop {
             // The order of the rules' own end conditions (`Game::outcome`): no move, then
@@ -71,12 +73,14 @@ impl Player {
             if let Some(end) = end {
                 return Playout { end, plies };
             }
-            if pos.is_progress(&mv) {
+            if draws && pos.is_progress(&mv) {
                 self.quiet.clear();
             }
             pos = pos.play(&mv);
             plies += 1;
-            self.quiet.push(pos.hash());
+            if draws {
+                self.quiet.push(pos.hash());
+            }
         }
     }
 
