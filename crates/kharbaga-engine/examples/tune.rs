@@ -341,7 +341,7 @@ fn main() {
     );
     let initial = kharbaga_engine::eval::Weights::for_rules(&s.rules);
     let mut w: Vec<f64> = initial
-        .0
+        .table()
         .iter()
         .flat_map(|p| [p[0] as f64, p[1] as f64])
         .collect();

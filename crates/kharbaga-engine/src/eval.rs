@@ -56,7 +56,41 @@ pub trait Sink {
 /// A set of weights: `[opening, ending]` per feature. The tuned ones are in
 /// [`crate::weights`] ([`Weights::for_rules`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Weights(pub [[i16; 2]; NUM_FEATURES]);
+pub struct Weights {
+    table: [[i16; 2]; NUM_FEATURES],
+    /// Each feature's pair in one word, the opening weight plus the ending weight times
+    /// 2^32: one multiply-add sums both, exactly, while each sum stays within 32 bits
+    /// (at most 41 features of 20 pieces times 2^15).
+    packed: [i64; NUM_FEATURES],
+}
+
+const fn pack(w: [i16; 2]) -> i64 {
+    w[0] as i64 + ((w[1] as i64) << 32)
+}
+
+impl Weights {
+    /// Weights from their `[opening, ending]` pairs.
+    pub const fn new(table: [[i16; 2]; NUM_FEATURES]) -> Weights {
+        let mut packed = [0; NUM_FEATURES];
+        let mut f = 0;
+        while f < NUM_FEATURES {
+            packed[f] = pack(table[f]);
+            f += 1;
+        }
+        Weights { table, packed }
+    }
+
+    /// The `[opening, ending]` pair of each feature.
+    pub fn table(&self) -> &[[i16; 2]; NUM_FEATURES] {
+        &self.table
+    }
+
+    /// Sets the pair of one feature.
+    pub fn set(&mut self, feature: usize, pair: [i16; 2]) {
+        self.table[feature] = pair;
+        self.packed[feature] = pack(pair);
+    }
+}
 
 impl Weights {
     /// Reads weights written as one `opening ending` pair per line (anything after `//`
@@ -96,23 +130,29 @@ impl Weights {
         if n != NUM_FEATURES {
             return Err(format!("found {n} weights, expected {NUM_FEATURES}"));
         }
-        Ok(Weights(w))
+        Ok(Weights::new(w))
     }
 }
 
-/// Sums tapered weights.
+/// Sums the weights, opening and ending at once (see [`Weights`]'s packing).
 struct Sum<'w> {
     weights: &'w Weights,
-    opening: i32,
-    ending: i32,
+    packed: i64,
+}
+
+impl Sum<'_> {
+    /// The opening and ending sums.
+    fn sums(&self) -> (i32, i32) {
+        let opening = self.packed as i32;
+        let ending = ((self.packed - i64::from(opening)) >> 32) as i32;
+        (opening, ending)
+    }
 }
 
 impl Sink for Sum<'_> {
     #[inline]
     fn add(&mut self, feature: usize, value: i32) {
-        let w = self.weights.0[feature];
-        self.opening += w[0] as i32 * value;
-        self.ending += w[1] as i32 * value;
+        self.packed += self.weights.packed[feature] * i64::from(value);
     }
 }
 
@@ -247,14 +287,10 @@ pub fn taper(opening: i32, ending: i32, phase: i32) -> i32 {
 
 /// The evaluation of `pos` in centi-men from the side to move's point of view.
 pub fn evaluate(pos: &Position, rules: &Rules, weights: &Weights) -> i32 {
-    let mut sum = Sum {
-        weights,
-        opening: 0,
-        ending: 0,
-    };
+    let mut sum = Sum { weights, packed: 0 };
     walk(pos, rules, &mut sum);
-    taper(sum.opening, sum.ending, phase(pos))
-        .clamp(-crate::score::MAX_EVAL, crate::score::MAX_EVAL)
+    let (opening, ending) = sum.sums();
+    taper(opening, ending, phase(pos)).clamp(-crate::score::MAX_EVAL, crate::score::MAX_EVAL)
 }
 
 #[cfg(test)]
@@ -292,10 +328,55 @@ mod tests {
     }
 
     #[test]
+    fn the_packed_sums_are_the_separate_sums() {
+        // The evaluation sums opening and ending weights packed in one word; it must give
+        // what the feature vector times each column gives, also with the largest weights
+        // (and the most negative) on positions with many pieces of one kind.
+        let mut extreme = [[0i16; 2]; NUM_FEATURES];
+        for (f, pair) in extreme.iter_mut().enumerate() {
+            *pair = if f % 2 == 0 {
+                [i16::MAX, i16::MIN]
+            } else {
+                [i16::MIN, i16::MAX]
+            };
+        }
+        let positions = [
+            "B:Ba1,c1,e1,g1,i1,b2,d2,f2,h2,a3,c3,e3,g3,i3,b4,d4,f4,h4,a5,c5:Wi9",
+            "W:BKa1,Kc1,Ke1,Kg1,Ki1,Kb2,Kd2,Kf2,Kh2,Ka3,Kc3,Ke3,Kg3,Ki3,Kb4,Kd4,Kf4,Kh4,Ka5,Kc5:Wi9",
+            "B:Bc3,e3,Kd6:Wg7,e5,h8",
+        ];
+        for rules in [Rules::standard(), Rules::ludii()] {
+            for table in [*Weights::for_rules(&rules).table(), extreme] {
+                let weights = Weights::new(table);
+                for fen in positions {
+                    let pos = Position::from_fen(fen).unwrap();
+                    let f = features(&pos, &rules);
+                    let column = |k: usize| -> i32 {
+                        f.values
+                            .iter()
+                            .zip(&table)
+                            .map(|(&v, w)| v * i32::from(w[k]))
+                            .sum()
+                    };
+                    let mut sum = Sum {
+                        weights: &weights,
+                        packed: 0,
+                    };
+                    walk(&pos, &rules, &mut sum);
+                    assert_eq!(sum.sums(), (column(0), column(1)), "{fen}");
+                    let expected = taper(column(0), column(1), f.phase)
+                        .clamp(-crate::score::MAX_EVAL, crate::score::MAX_EVAL);
+                    assert_eq!(evaluate(&pos, &rules, &weights), expected, "{fen}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn weights_parse_back() {
         let weights = Weights::for_rules(&Rules::standard());
         let text: String = weights
-            .0
+            .table()
             .iter()
             .map(|[a, b]| format!("[{a}, {b}], // comment\n"))
             .collect();

@@ -14,12 +14,12 @@ use crate::eval::{Weights, NUM_FEATURES};
 use kharbaga::Rules;
 
 /// The `standard` rules' weights.
-static STANDARD: Weights = Weights(standard::WEIGHTS);
+static STANDARD: Weights = Weights::new(standard::WEIGHTS);
 /// The `ludii` rules' weights (capture optional, single hops).
-static LUDII: Weights = Weights(ludii::WEIGHTS);
+static LUDII: Weights = Weights::new(ludii::WEIGHTS);
 /// The `sideways` rules' weights (men step sideways, never capture backwards), which
 /// `dagaz` (sideways steps too) plays as well: they beat `standard`'s there by SPRT.
-static SIDEWAYS: Weights = Weights(sideways::WEIGHTS);
+static SIDEWAYS: Weights = Weights::new(sideways::WEIGHTS);
 
 impl Weights {
     /// The weights tuned for the named rule set `name` (`dagaz` plays `sideways`'s), `None`
@@ -59,7 +59,7 @@ impl WeightsChoice {
             .clone()
             .unwrap_or_else(|| Weights::for_rules(rules).clone());
         for &f in self.zeroed.iter().filter(|&&f| f < NUM_FEATURES) {
-            weights.0[f] = [0, 0];
+            weights.set(f, [0, 0]);
         }
         weights
     }
@@ -72,10 +72,13 @@ mod tests {
 
     #[test]
     fn standard_keeps_its_tuned_weights() {
-        assert_eq!(Weights::for_rules(&Rules::standard()).0, standard::WEIGHTS);
         assert_eq!(
-            WeightsChoice::default().resolve(&Rules::standard()).0,
-            standard::WEIGHTS
+            Weights::for_rules(&Rules::standard()).table(),
+            &standard::WEIGHTS
+        );
+        assert_eq!(
+            WeightsChoice::default().resolve(&Rules::standard()).table(),
+            &standard::WEIGHTS
         );
     }
 
@@ -95,13 +98,13 @@ mod tests {
     fn ludii_sideways_and_dagaz_play_tuned_weights() {
         for (name, own) in [("ludii", ludii::WEIGHTS), ("sideways", sideways::WEIGHTS)] {
             let rules = Rules::named(name).unwrap();
-            assert_eq!(Weights::for_rules(&rules).0, own, "{name}");
+            assert_eq!(Weights::for_rules(&rules).table(), &own, "{name}");
             assert_ne!(Weights::named(name), Weights::named("standard"), "{name}");
         }
         // dagaz's own tuned weights lost, sideways's won there (docs/strength.md).
         assert_eq!(
-            Weights::for_rules(&Rules::named("dagaz").unwrap()).0,
-            sideways::WEIGHTS
+            Weights::for_rules(&Rules::named("dagaz").unwrap()).table(),
+            &sideways::WEIGHTS
         );
     }
 
@@ -124,14 +127,14 @@ mod tests {
     #[test]
     fn given_weights_override_the_rule_sets_and_zeroed_features_are_off() {
         let mut given = Weights::for_rules(&Rules::standard()).clone();
-        given.0[3] = [7, 8];
+        given.set(3, [7, 8]);
         let choice = WeightsChoice {
             given: Some(given.clone()),
             zeroed: vec![5],
         };
         let used = choice.resolve(&Rules::ludii());
-        assert_eq!(used.0[3], [7, 8]);
-        assert_eq!(used.0[5], [0, 0]);
-        assert_eq!(used.0[6], given.0[6]);
+        assert_eq!(used.table()[3], [7, 8]);
+        assert_eq!(used.table()[5], [0, 0]);
+        assert_eq!(used.table()[6], given.table()[6]);
     }
 }
