@@ -90,9 +90,7 @@ impl Weights {
         self.table[feature] = pair;
         self.packed[feature] = pack(pair);
     }
-}
 
-impl Weights {
     /// Reads weights written as one `opening ending` pair per line (anything after `//`
     /// is a comment), one line per feature in order; lines that start with neither a
     /// number nor `[` are skipped, so the generated `weights.rs` itself can be read.
