@@ -1,14 +1,15 @@
 //! Solving a position: win, loss or draw for the side to move, from two proof searches.
 //!
 //! A win of the side to move is a proof of its search; a loss is a proof of the opponent's
-//! search; a draw is a disproof of both. The search for the side the evaluation favours
-//! runs first (a proof there ends the work); the other runs only when the first is
+//! search; a draw is a disproof of both. The search for the side a short engine search
+//! favours runs first (a proof there ends the work); the other runs only when the first is
 //! disproven. Both share one transposition table (keys carry the prover).
 
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use kharbaga::{Color, Move, Position, Rules};
-use kharbaga_engine::eval::{evaluate, Weights};
+use kharbaga::{Color, Game, Move, Position, Rules};
+use kharbaga_engine::{Engine, Options, Score};
 use kharbaga_tablebase::tablebase::Tablebase;
 
 use crate::check::check_proof;
@@ -106,6 +107,16 @@ enum Found {
     Open,
 }
 
+/// The depth of the engine search that picks the side whose win is searched for first
+/// (a few milliseconds).
+const FAVOURED_DEPTH: u32 = 8;
+
+/// Its most nodes.
+const FAVOURED_NODES: u64 = 100_000;
+
+/// Its transposition table, in MiB.
+const FAVOURED_HASH_MIB: usize = 16;
+
 /// How to solve.
 pub struct Solver<'a> {
     /// The rules.
@@ -148,7 +159,8 @@ impl Solver<'_> {
     ) -> Result<Solution, ExtractError> {
         let start = Instant::now();
         let mut run = Run::default();
-        let mut found = self.attempt(pos, tt, report, false, &mut run);
+        let first = self.favoured(pos);
+        let mut found = self.attempt(pos, first, tt, report, false, &mut run);
         let mut proofs = Vec::new();
         let mut cut = false;
         if found == Found::Draw {
@@ -157,7 +169,7 @@ impl Solver<'_> {
                 Err(Cut::Limit) => cut = true,
                 _ => {
                     tt.clear();
-                    found = self.attempt(pos, tt, report, true, &mut run);
+                    found = self.attempt(pos, first, tt, report, true, &mut run);
                     if found == Found::Draw && self.proofs {
                         match self.holds(pos, tt, true, &mut run) {
                             Ok(holds) => proofs = holds,
@@ -205,23 +217,46 @@ impl Solver<'_> {
         }
     }
 
-    /// The two searches (the side the evaluation favours first), path-safe or not; each
-    /// search's report goes to `run`.
+    /// The side a short engine search (a fixed depth and at most a fixed number of nodes,
+    /// one thread, so always the same answer) scores ahead at `pos`: its win is searched for first. The static
+    /// evaluation alone misjudges positions with captures due. The choice changes only how
+    /// long a solve takes, never its value.
+    fn favoured(&self, pos: &Position) -> Color {
+        let mut engine = Engine::new(Options {
+            hash_mib: FAVOURED_HASH_MIB,
+            ..Options::default()
+        });
+        let limits = kharbaga_engine::Limits {
+            depth: Some(FAVOURED_DEPTH),
+            nodes: Some(FAVOURED_NODES),
+            ..Default::default()
+        };
+        let game = Game::from_position(self.rules, *pos);
+        let report = engine.search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+        let behind = match report.score {
+            Score::Centi(c) => c < 0,
+            Score::LossIn(_) | Score::TableLoss(_) => true,
+            Score::WinIn(_) | Score::TableWin(_) | Score::TableDraw => false,
+        };
+        if behind {
+            !pos.turn()
+        } else {
+            pos.turn()
+        }
+    }
+
+    /// The two searches (`first`'s win first), path-safe or not; each search's report goes
+    /// to `run`.
     fn attempt(
         &self,
         pos: &Position,
+        first: Color,
         tt: &mut Tt,
         report: &mut dyn FnMut(&Progress),
         path_safe: bool,
         run: &mut Run,
     ) -> Found {
-        let mover = pos.turn();
-        let favoured = if evaluate(pos, &self.rules, Weights::for_rules(&self.rules)) >= 0 {
-            mover
-        } else {
-            !mover
-        };
-        for (i, prover) in [favoured, !favoured].into_iter().enumerate() {
+        for (i, prover) in [first, !first].into_iter().enumerate() {
             let mut search = Search::new(&self.rules, self.tables, tt, prover)
                 .path_safe(path_safe)
                 .with_limits(self.remaining(run))
