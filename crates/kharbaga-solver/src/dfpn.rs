@@ -163,6 +163,8 @@ pub struct Search<'a> {
     /// The kids of the nodes on the path, one list per depth, kept so that expanding a
     /// node allocates nothing once the search is warm.
     kids: Vec<Vec<Kid>>,
+    /// Which kid each node on the path is searching, for the progress reports.
+    searching: Vec<usize>,
 }
 
 impl<'a> Search<'a> {
@@ -192,6 +194,7 @@ impl<'a> Search<'a> {
             moves: Vec::new(),
             children: Vec::new(),
             kids: Vec::new(),
+            searching: Vec::new(),
         }
     }
 
@@ -377,13 +380,35 @@ impl<'a> Search<'a> {
             self.next_report = self.stats.nodes + self.report_every;
             let progress = Progress {
                 prover: self.prover,
-                root: self.root,
+                root: self.live_root(),
                 stats: self.stats,
             };
             if let Some(report) = self.report.as_mut() {
                 report(&progress);
             }
         }
+    }
+
+    /// The root's numbers now: each node on the path combines its kids' numbers with the
+    /// searched kid's own numbers now instead of those it had when its search began. (The
+    /// numbers the root last computed can be long out of date: a root with one move, or
+    /// one unsolved move, searches it to the end before it looks at its numbers again.)
+    fn live_root(&self) -> (u32, u32) {
+        let mut live = None;
+        for d in (0..self.path.len()).rev() {
+            let kids = &self.kids[d];
+            let or = kids.first().is_some_and(|k| k.pos.turn() != self.prover);
+            let searched = self.searching[d];
+            let below = live;
+            live = Some(combine(
+                or,
+                kids.iter().enumerate().map(|(i, k)| match below {
+                    Some(now) if i == searched => now,
+                    _ => (k.num.pn, k.num.dn),
+                }),
+            ));
+        }
+        live.unwrap_or(self.root)
     }
 
     /// Expands `pos` (not a leaf) and searches below it until its proof number reaches
@@ -419,15 +444,21 @@ impl<'a> Search<'a> {
         }
         self.moves = moves;
         self.children = children;
+        if self.kids.len() <= depth {
+            self.kids.resize_with(depth + 1, Vec::new);
+            self.searching.resize(depth + 1, 0);
+        }
+        self.kids[depth] = kids;
         loop {
-            let (pn, dn) = numbers(or, &kids);
+            let kids = &self.kids[depth];
+            let (pn, dn) = numbers(or, kids);
             if depth == 0 {
                 self.root = (pn, dn);
             }
             if pn >= th_pn || dn >= th_dn || self.aborted {
                 break;
             }
-            let (best, second) = select(or, &kids);
+            let (best, second) = select(or, kids);
             let k = &kids[best];
             let (c_pn, c_dn) = if or {
                 (
@@ -441,14 +472,12 @@ impl<'a> Search<'a> {
                 )
             };
             let (child, cq) = (k.pos, k.q);
-            kids[best].num = self.mid(&child, cq, c_pn, c_dn);
+            self.searching[depth] = best;
+            let num = self.mid(&child, cq, c_pn, c_dn);
+            self.kids[depth][best].num = num;
         }
         self.path.pop();
-        let mut num = settle(or, &kids);
-        if self.kids.len() <= depth {
-            self.kids.resize_with(depth + 1, Vec::new);
-        }
-        self.kids[depth] = kids;
+        let mut num = settle(or, &self.kids[depth]);
         if num.dep >= depth || !self.path_safe {
             num.dep = NONE;
         }
@@ -502,16 +531,18 @@ fn grow(second: u32) -> u32 {
 /// unsolved child, which keeps the numbers of positions reached by many paths (and of long
 /// lines) from growing out of all proportion, as plain sums do here.
 fn numbers(or: bool, kids: &[Kid]) -> (u32, u32) {
-    if kids.is_empty() {
-        // Not reached: a node without moves is a leaf.
-        return if or { (INF, 0) } else { (0, INF) };
-    }
-    let min_pn = kids.iter().map(|k| k.num.pn).min().unwrap_or(INF);
-    let min_dn = kids.iter().map(|k| k.num.dn).min().unwrap_or(INF);
+    combine(or, kids.iter().map(|k| (k.num.pn, k.num.dn)))
+}
+
+/// [`numbers`] from the kids' proof and disproof numbers. (A node without kids is not
+/// reached: it is a leaf. Here it would be lost for the side to move.)
+fn combine(or: bool, nums: impl Iterator<Item = (u32, u32)> + Clone) -> (u32, u32) {
     if or {
-        (min_pn, weak_sum(kids.iter().map(|k| k.num.dn)))
+        let pn = nums.clone().map(|(pn, _)| pn).min().unwrap_or(INF);
+        (pn, weak_sum(nums.map(|(_, dn)| dn)))
     } else {
-        (weak_sum(kids.iter().map(|k| k.num.pn)), min_dn)
+        let dn = nums.clone().map(|(_, dn)| dn).min().unwrap_or(INF);
+        (weak_sum(nums.map(|(pn, _)| pn)), dn)
     }
 }
 
@@ -623,5 +654,36 @@ mod tests {
         assert_eq!(weak_sum([3, INF].into_iter()), INF);
         assert_eq!(grow(INF), INF);
         assert_eq!(grow(4), 6);
+    }
+
+    #[test]
+    fn the_reported_root_numbers_follow_the_search_below_a_single_move() {
+        // Black's one legal move is i5xe5xe1 (ply 32 of the engine's main line, open after
+        // hours). The root searches it to the end without looking at its own numbers again,
+        // so numbers kept from the root's last look would never change in the reports.
+        let pos =
+            Position::from_fen("B:Ba1,g1,i1,b2,h2,a3,i3,h4,i5:We3,a5,g5,a7,c7,h8,a9,c9,e9,i9")
+                .unwrap();
+        let rules = Rules::standard();
+        assert_eq!(pos.legal_moves(&rules).len(), 1);
+        let mut tt = Tt::new(16);
+        let mut reported = Vec::new();
+        let mut report = |p: &Progress| reported.push(p.root);
+        let mut search = Search::new(&rules, None, &mut tt, Color::Black)
+            .with_limits(Limits {
+                nodes: Some(20_000),
+                deadline: None,
+            })
+            .with_report(1, &mut report);
+        let root = search.run(&pos, 0);
+        assert!(!root.proven() && !root.disproven());
+        assert!(reported.len() >= 15, "{} reports", reported.len());
+        let mut distinct = reported.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert!(
+            distinct.len() > 1,
+            "the root's numbers never changed: {reported:?}"
+        );
     }
 }
