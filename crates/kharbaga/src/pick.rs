@@ -75,7 +75,12 @@ impl Position {
         let us = self.turn();
         let enemies = self.pieces(!us);
         let men = self.men(us);
-        let starts = hop_starts(rules, us, enemies, self.empty()).map(|s| s & men);
+        // Late in a long game the side to move often has only Mullahs left.
+        let starts = if men.any() {
+            hop_starts(rules, us, enemies, self.empty()).map(|s| s & men)
+        } else {
+            [Bitboard::EMPTY; 8]
+        };
         let man_hops = starts.iter().map(|s| s.count() as usize).sum::<usize>();
         let mullahs = MullahCounts::new(self, enemies);
         let hops = man_hops + mullahs.hops;
@@ -222,5 +227,54 @@ impl MullahCounts {
             }
         }
         unreachable!("Mullah move index past the count")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every index drawn gives the legal move of that index, and the count is theirs.
+    fn picks_are_the_legal_moves(fen: &str, rules: &Rules) -> usize {
+        let pos = Position::from_fen(fen).unwrap();
+        let legal = pos.legal_moves(rules);
+        let mut buf = Vec::new();
+        for (index, mv) in legal.iter().enumerate() {
+            let picked = pos.pick_legal_move(
+                rules,
+                |n| {
+                    assert_eq!(n, legal.len(), "the count in {fen}");
+                    index
+                },
+                &mut buf,
+            );
+            assert_eq!(picked, Some(*mv), "move {index} in {fen}");
+        }
+        legal.len()
+    }
+
+    #[test]
+    fn a_side_of_mullahs_only_draws_its_slides_and_hops() {
+        // The side to move has no man left (the playouts skip the men's counting then);
+        // its Mullahs can slide and take, and the other side has men and Mullahs.
+        let rules = Rules::ludii();
+        for fen in [
+            "W:BKa1,Kc3,e1,g1,e5:WKa9,Ke7,Kc5",
+            "B:BKa1,Ke3:Wa3,c3,Kg5,e7",
+            "W:Ba3,c5:WKa1",
+        ] {
+            let moves = picks_are_the_legal_moves(fen, &rules);
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(pos.men(pos.turn()).is_empty());
+            let hops = pos
+                .legal_moves(&rules)
+                .iter()
+                .filter(|m| m.captured().any())
+                .count();
+            assert!(
+                hops > 0 && moves > hops,
+                "{fen}: {moves} moves, {hops} captures"
+            );
+        }
     }
 }
