@@ -357,7 +357,13 @@ fn named_rules() -> impl Strategy<Value = Rules> {
 
 /// A legal placement with up to 20 pieces a side, many Mullahs, and a random side to move.
 fn placement() -> impl Strategy<Value = Position> {
-    (prop::collection::vec(0u8..8, 41), any::<bool>()).prop_map(|(cells, white)| {
+    placement_with(false)
+}
+
+/// A placement as [`placement`], with only Mullahs for the side to move when
+/// `mover_mullahs_only` (late in long games, and a shortcut of the playouts').
+fn placement_with(mover_mullahs_only: bool) -> impl Strategy<Value = Position> {
+    (prop::collection::vec(0u8..8, 41), any::<bool>()).prop_map(move |(cells, white)| {
         let mut setup = Setup {
             turn: if white { Color::White } else { Color::Black },
             ..Setup::default()
@@ -376,7 +382,10 @@ fn placement() -> impl Strategy<Value = Position> {
                 continue;
             }
             *side = side.with(p);
-            if cell % 2 == 1 || p.y() == color.promotion_y() {
+            if cell % 2 == 1
+                || p.y() == color.promotion_y()
+                || mover_mullahs_only && color == setup.turn
+            {
                 setup.mullahs = setup.mullahs.with(p);
             }
         }
@@ -407,6 +416,16 @@ proptest! {
         start in placement(),
         choices in choices(),
     ) {
+        check_game(rules, start, &choices)?;
+    }
+
+    #[test]
+    fn games_from_placements_with_only_mullahs_to_move(
+        rules in prop_oneof![named_rules(), any_rules()],
+        start in placement_with(true),
+        choices in choices(),
+    ) {
+        prop_assert!(start.men(start.turn()).is_empty());
         check_game(rules, start, &choices)?;
     }
 
