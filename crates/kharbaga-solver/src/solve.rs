@@ -218,9 +218,9 @@ impl Solver<'_> {
     }
 
     /// The side a short engine search (a fixed depth and at most a fixed number of nodes,
-    /// one thread, so always the same answer) scores ahead at `pos`: its win is searched for first. The static
-    /// evaluation alone misjudges positions with captures due. The choice changes only how
-    /// long a solve takes, never its value.
+    /// one thread, so always the same answer) scores ahead at `pos`: its win is searched
+    /// for first. The static evaluation alone misjudges positions with captures due. The
+    /// choice changes only how long a solve takes, never its value.
     fn favoured(&self, pos: &Position) -> Color {
         let mut engine = Engine::new(Options {
             hash_mib: FAVOURED_HASH_MIB,
