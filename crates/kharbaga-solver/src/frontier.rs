@@ -10,11 +10,11 @@
 use std::collections::{HashMap, HashSet};
 
 use kharbaga::{Color, Move, Position, Rules};
-use kharbaga_engine::eval::{evaluate, Weights};
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Wdl;
 
 use crate::extract::{Claim, Line};
+use crate::scout::Scout;
 
 /// What is known of a position's value for its side to move: the values from `lo` to `hi`
 /// (loss < draw < win) are still possible.
@@ -55,6 +55,24 @@ struct Walk<'r> {
     out: HashSet<Position>,
 }
 
+/// The depth of the engine search that orders each position's moves in a frontier's walk
+/// (a search for every position above the frontier: shallower than the solver's choice of
+/// the side to try first).
+const ORDER_DEPTH: u32 = 6;
+
+/// Its most nodes.
+const ORDER_NODES: u64 = 20_000;
+
+/// The state of [`Tree::frontier`]'s walk.
+struct Order {
+    /// The (position, depth) pairs walked.
+    done: HashSet<(Position, u32)>,
+    /// The positions from the root down to the one being walked.
+    path: Vec<Position>,
+    /// Orders the moves.
+    scout: Scout,
+}
+
 /// The tree of the first plies below a root.
 pub struct Tree<'a> {
     rules: &'a Rules,
@@ -85,14 +103,18 @@ impl<'a> Tree<'a> {
     }
 
     /// The frontier of `root`: distinct open positions `plies` plies below it, in the order
-    /// a depth-first walk meets them, trying the moves the evaluation prefers first (so
-    /// that the parts a driver solves first are the likeliest to decide the root).
+    /// a depth-first walk meets them, trying first the moves a short engine search
+    /// ([`Scout`]) prefers (so that the parts a driver solves first are the likeliest to
+    /// decide the root).
     pub fn frontier(&self, root: &Position) -> Vec<Position> {
         let mut out = Vec::new();
         let mut found = HashSet::new();
-        let mut done = HashSet::new();
-        let mut path = Vec::new();
-        self.walk(root, 0, &mut path, &mut done, &mut |p: &Position| {
+        let mut walk = Order {
+            done: HashSet::new(),
+            path: Vec::new(),
+            scout: Scout::new(self.rules, ORDER_DEPTH, ORDER_NODES),
+        };
+        self.walk(root, 0, &mut walk, &mut |p: &Position| {
             if found.insert(*p) {
                 out.push(*p);
             }
@@ -100,37 +122,33 @@ impl<'a> Tree<'a> {
         out
     }
 
-    fn walk(
-        &self,
-        pos: &Position,
-        depth: u32,
-        path: &mut Vec<Position>,
-        done: &mut HashSet<(Position, u32)>,
-        leaf: &mut dyn FnMut(&Position),
-    ) {
-        if path.contains(pos) || self.settled(pos).is_some() || !done.insert((*pos, depth)) {
+    fn walk(&self, pos: &Position, depth: u32, walk: &mut Order, leaf: &mut dyn FnMut(&Position)) {
+        if walk.path.contains(pos)
+            || self.settled(pos).is_some()
+            || !walk.done.insert((*pos, depth))
+        {
             return;
         }
         if depth == self.plies {
             leaf(pos);
             return;
         }
-        path.push(*pos);
-        let weights = Weights::for_rules(self.rules);
-        let mut children: Vec<(i32, Position)> = pos
+        walk.path.push(*pos);
+        let mut children: Vec<(i64, Position)> = pos
             .legal_moves(self.rules)
             .iter()
             .map(|mv| {
                 let child = pos.play(mv);
-                (evaluate(&child, self.rules, weights), child)
+                (walk.scout.score(&child).ordinal(), child)
             })
             .collect();
-        // The child's evaluation is for its side to move: the lowest is the best move.
+        // The child's score is for its side to move: the lowest is the best move (equal
+        // scores keep the moves' order).
         children.sort_by_key(|&(e, _)| e);
         for (_, child) in &children {
-            self.walk(child, depth + 1, path, done, leaf);
+            self.walk(child, depth + 1, walk, leaf);
         }
-        path.pop();
+        walk.path.pop();
     }
 
     /// The value of `root` from the values of frontier positions (`results`, for their side
@@ -266,6 +284,7 @@ impl<'a> Tree<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kharbaga_engine::eval::{evaluate, Weights};
 
     /// White to move wins; no tables, so every position 2 plies below that is not over is
     /// on the frontier.
@@ -329,5 +348,28 @@ mod tests {
             groups[winning].iter().map(|p| (*p, Wdl::Win)).collect();
         assert_eq!(tree.value(&root, &results), Range::exact(Wdl::Win));
         assert!(tree.needed(&root, &results).is_empty());
+    }
+
+    #[test]
+    fn the_first_part_is_not_a_blunder_the_static_evaluation_prefers() {
+        // A pinned suite position (Black wins). The static evaluation prefers i3-i5, which
+        // loses: White then wins with i7xi3xe3 (a proof of 24,301 lines, accepted by both
+        // checkers: `kharbaga solve --position W:Ba1,e1,g1,i1,b2,a3,g3,i5:Wa5,a7,c7,i7,a9,
+        // c9,i9 --proof F` with the 6-piece tables). The parts after it must not come first.
+        // (The engine's search puts g3-g5 first, which wins: a proof of 74,623 lines.)
+        let rules = Rules::standard();
+        let root = Position::from_fen("B:Ba1,e1,g1,i1,b2,a3,g3,i3:Wa5,a7,c7,i7,a9,c9,i9").unwrap();
+        let blunder = root.play(&root.parse_move(&rules, "i3-i5").unwrap());
+        let weights = Weights::for_rules(&rules);
+        let by_evaluation = root
+            .legal_moves(&rules)
+            .iter()
+            .map(|mv| root.play(mv))
+            .min_by_key(|child| evaluate(child, &rules, weights))
+            .unwrap();
+        assert_eq!(by_evaluation, blunder);
+        let frontier = Tree::new(&rules, None, 1).frontier(&root);
+        assert_eq!(frontier.len(), root.legal_moves(&rules).len());
+        assert_ne!(frontier[0], blunder);
     }
 }

@@ -12,5 +12,6 @@ pub mod dfpn;
 pub mod extract;
 pub mod frontier;
 pub mod proof_file;
+pub mod scout;
 pub mod solve;
 pub mod tt;

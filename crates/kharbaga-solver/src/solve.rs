@@ -5,17 +5,16 @@
 //! favours runs first (a proof there ends the work); the other runs only when the first is
 //! disproven. Both share one transposition table (keys carry the prover).
 
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use kharbaga::{Color, Game, Move, Position, Rules};
-use kharbaga_engine::{Engine, Options, Score};
+use kharbaga::{Color, Move, Position, Rules};
 use kharbaga_tablebase::tablebase::Tablebase;
 
 use crate::check::check_proof;
 use crate::dfpn::{Limits, Num, Progress, Search, Stats};
 use crate::extract::{extract, Claim, ExtractError, Line};
 use crate::proof_file::write_proof;
+use crate::scout::Scout;
 use crate::tt::Tt;
 
 /// The value of a position for the side to move, as far as the solver got.
@@ -107,15 +106,11 @@ enum Found {
     Open,
 }
 
-/// The depth of the engine search that picks the side whose win is searched for first
-/// (a few milliseconds).
+/// The depth of the engine search that picks the side whose win is searched for first.
 const FAVOURED_DEPTH: u32 = 8;
 
 /// Its most nodes.
 const FAVOURED_NODES: u64 = 100_000;
-
-/// Its transposition table, in MiB.
-const FAVOURED_HASH_MIB: usize = 16;
 
 /// How to solve.
 pub struct Solver<'a> {
@@ -159,7 +154,7 @@ impl Solver<'_> {
     ) -> Result<Solution, ExtractError> {
         let start = Instant::now();
         let mut run = Run::default();
-        let first = self.favoured(pos);
+        let first = Scout::new(&self.rules, FAVOURED_DEPTH, FAVOURED_NODES).favoured(pos);
         let mut found = self.attempt(pos, first, tt, report, false, &mut run);
         let mut proofs = Vec::new();
         let mut cut = false;
@@ -214,34 +209,6 @@ impl Solver<'_> {
         Limits {
             nodes: self.limits.nodes.map(|n| n.saturating_sub(run.nodes())),
             ..self.limits
-        }
-    }
-
-    /// The side a short engine search (a fixed depth and at most a fixed number of nodes,
-    /// one thread, so always the same answer) scores ahead at `pos`: its win is searched
-    /// for first. The static evaluation alone misjudges positions with captures due. The
-    /// choice changes only how long a solve takes, never its value.
-    fn favoured(&self, pos: &Position) -> Color {
-        let mut engine = Engine::new(Options {
-            hash_mib: FAVOURED_HASH_MIB,
-            ..Options::default()
-        });
-        let limits = kharbaga_engine::Limits {
-            depth: Some(FAVOURED_DEPTH),
-            nodes: Some(FAVOURED_NODES),
-            ..Default::default()
-        };
-        let game = Game::from_position(self.rules, *pos);
-        let report = engine.search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
-        let behind = match report.score {
-            Score::Centi(c) => c < 0,
-            Score::LossIn(_) | Score::TableLoss(_) => true,
-            Score::WinIn(_) | Score::TableWin(_) | Score::TableDraw => false,
-        };
-        if behind {
-            !pos.turn()
-        } else {
-            pos.turn()
         }
     }
 
