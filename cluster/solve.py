@@ -212,13 +212,44 @@ class StillNeeded:
         return self.needed
 
 
-def earlier_result(workdir, i):
-    """The result in part i's .out from a run before, or None."""
+LIMITS = "# limits:"
+
+
+def limits_line(seconds, nodes, hash_mib):
+    """The line the driver puts first in a part's .out: the limits it was solved with
+    (`-` for none; a hash of `-` is the binary's default)."""
+    return f"{LIMITS} time {seconds or '-'} nodes {nodes or '-'} hash {hash_mib or '-'}\n"
+
+
+def spent(text, seconds, nodes, hash_mib):
+    """Whether a part's .out (text) that ended unknown was run with limits at least these
+    (time, nodes, hash), so that running it again would end the same way."""
+    for line in text.splitlines():
+        fields = line[len(LIMITS):].split() if line.startswith(LIMITS) else []
+        if fields[0::2] == ["time", "nodes", "hash"]:
+            before = [None if f == "-" else int(f) for f in fields[1::2]]
+            now = [seconds, nodes, hash_mib]
+            # time and nodes: none is no limit, the most; hash: none is the default.
+            return (all(b is None or (n is not None and b >= n)
+                        for b, n in zip(before[:2], now[:2]))
+                    and (before[2] == now[2]
+                         or None not in (before[2], now[2]) and before[2] >= now[2]))
+    return False
+
+
+def earlier_result(workdir, i, limits=None):
+    """The result in part i's .out from a run before, or None. With limits (time, nodes,
+    hash), an unknown result counts only when it was reached with limits at least those
+    (`spent`): a run with larger limits solves it again."""
     try:
         with open(os.path.join(workdir, f"part-{i}.out")) as f:
-            return result_of(f.read())
+            text = f.read()
     except FileNotFoundError:
         return None
+    result = result_of(text)
+    if result and result["value"] == "unknown" and limits and not spent(text, *limits):
+        return None
+    return result
 
 
 def finished(workdir, i, position, done):
@@ -240,8 +271,10 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     out_path = os.path.join(workdir, f"part-{i}.out")
     worker = get_worker().address
     still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
-    done = earlier_result(workdir, i)
-    if finished(workdir, i, position, done):
+    done = earlier_result(workdir, i, (seconds, nodes, hash_mib))
+    if finished(workdir, i, position, done) or (done and done["value"] == "unknown"
+                                                 and done["position"] == position):
+        # Solved, or left unknown by limits as large as these: the same again.
         return dict(done, index=i, seconds=0.0, already=True, stopped=False, worker=worker)
     if still_needed and not still_needed():
         return dict(position=position, value=None, move=None, index=i, seconds=0.0,
@@ -282,7 +315,8 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     for final in part_files(workdir, i, result["value"]):
         made = final.replace(f"part-{i}.", f"{tmp}.", 1)
         os.replace(os.path.join(workdir, made), os.path.join(workdir, final))
-    write_atomically(out_path, out.stdout.replace(tmp, f"part-{i}"))
+    write_atomically(out_path, limits_line(seconds, nodes, hash_mib)
+                     + out.stdout.replace(tmp, f"part-{i}"))
     if still_needed and result["value"] != "unknown":
         prune(kharbaga, rules, tables, root, workdir, run_id)
     return dict(result, index=i, seconds=elapsed, already=False, stopped=False,
@@ -360,7 +394,7 @@ def run(client, args, kharbaga):
     if problem:
         raise BadInput(problem)
     return solve_tree(client, args, kharbaga, args.position, args.moves, args.workdir,
-                      0, len(workers))[0]
+                      0, max(1, sum(w.get("nthreads", 1) for w in workers.values())))[0]
 
 
 def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers):
@@ -380,7 +414,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
     root, positions = f["root"], f["positions"]
     n = len(positions)
     say(f"{root} at {args.plies} plies: {n} frontier positions "
-        f"({os.path.join(workdir, 'frontier.txt')}); {workers} workers")
+        f"({os.path.join(workdir, 'frontier.txt')}); {workers} worker threads")
 
     run_id = uuid.uuid4().hex[:8]
     early = None if args.every_part else run_id
@@ -409,37 +443,54 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
     split = {i for i, x in enumerate(positions) if depth < args.split_unknown
              and os.path.isdir(os.path.join(workdir, f"part-{i}.split"))
              and not finished(workdir, i, x, earlier_result(workdir, i))}
-    futures = [client.submit(solve_part, kharbaga, args.rules, args.tables, args.hash,
-                             args.time_per_part, args.nodes_per_part, workdir, i, x,
-                             root, early, key=f"kharbaga-part-{i}-{run_id}", pure=False)
-               for i, x in enumerate(positions) if i not in split]
+    # The parts in frontier order (the likeliest to decide the root first), one task per
+    # worker thread at a time: a part is submitted when a thread is free, so that none
+    # waits behind a long one on a busy worker while later parts run elsewhere.
+    todo = [(i, x) for i, x in enumerate(positions) if i not in split]
+    waiting = iter(todo)
+    futures = []
+
+    def submit_next():
+        for i, x in waiting:
+            futures.append(client.submit(
+                solve_part, kharbaga, args.rules, args.tables, args.hash, args.time_per_part,
+                args.nodes_per_part, workdir, i, x, root, early,
+                key=f"kharbaga-part-{i}-{run_id}", pure=False))
+            return futures[-1]
+        return None
+
+    running = as_completed([f for f in (submit_next() for _ in range(workers)) if f])
     values = {}
     ran = already = stopped = 0
     part_seconds = 0.0
-    for future in as_completed(futures):
+    for future in running:
         if future.status != "finished":
             print(f"FAILED: {future.exception()}", file=sys.stderr, flush=True)
             client.cancel(futures)
             print(f"{len(values) + stopped} of {n} parts done before the failure; run "
                   "again to resume", file=sys.stderr)
             return 1, None
+        following = submit_next()
+        if following:
+            running.add(following)
         r = future.result()
         done = len(values) + stopped + 1
         if r["stopped"]:
             stopped += 1
-            say(f"[{done}/{len(futures)}] part-{r['index']} {r['position']}: not needed, it "
+            say(f"[{done}/{len(todo)}] part-{r['index']} {r['position']}: not needed, it "
                 f"cannot change the root's value ({r['seconds']:.2f}s, {r['worker']})")
             continue
         values[r["index"]] = r["value"]
         part_seconds += r["seconds"]
         if r["already"]:
             already += 1
-            what = "already done"
+            what = ("already done" if r["value"] != "unknown"
+                    else "a run before reached these limits")
         else:
             ran += 1
             what = f"{r['seconds']:.2f}s"
         value = r["value"] + (f" {r['move']}" if r["move"] else "")
-        say(f"[{done}/{len(futures)}] part-{r['index']} {r['position']}: {value} ({what}, "
+        say(f"[{done}/{len(todo)}] part-{r['index']} {r['position']}: {value} ({what}, "
             f"{r['worker']}); so far {counts(list(values.values()))}")
 
     # The parts a limit left unknown, split one level deeper, in frontier order.
@@ -576,7 +627,8 @@ def main():
                    help="split a part that its limit leaves unknown again, --plies below "
                    "it, in WORKDIR/part-I.split (solved the same way, its result then "
                    "part I's), down to D levels (default 0: no split; a run after it "
-                   "goes on in the split directories)")
+                   "goes on in the split directories, and a part that a run before left "
+                   "unknown with limits as large is split without being solved again)")
     p.add_argument("--every-part", action="store_true",
                    help="solve every part, even once the parts solved decide the root "
                    "(by default the parts still running or waiting are then stopped)")

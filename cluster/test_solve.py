@@ -9,7 +9,8 @@ accepts (with --every-part); a third run skips every part. A run in a new direct
 the parts not needed once the root is decided, and a run after it runs none; a loss needs
 only one refuting part for each move (8-piece, 83 parts at 2 plies); at 1 ply and a node
 limit that leaves every part unknown, --split-unknown splits them again until the win
-is proven; the stop kills
+is proven, without solving again the parts a run before left unknown at the same limits;
+the stop kills
 a part's command while it runs. Another run finds the 3-piece tables in the default
 directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad
 position gives exit status 2 and a failing part exit status 1 with the command's standard
@@ -191,6 +192,10 @@ def main():
               split.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
                                                   split.stdout, re.M)
               and "proof holds:" in split.stdout, show(split))
+        top = parts_line(split)
+        check("the parts left unknown at these limits are split, not solved again",
+              top is not None and top[1] == 0 and top[2] == top[0]
+              and "unknown (a run before reached these limits" in split.stdout, show(split))
         adopted = [f for f in os.listdir(split_dir) if re.fullmatch(r"part-\d+\.split", f)
                    and os.path.isfile(os.path.join(split_dir, f[:-len(".split")] + ".txt.gz"))]
         check("a split part's proof becomes the part's own",
@@ -246,6 +251,35 @@ def main():
             capture_output=True, text=True, env=ENV)
         check("that proof has table leaves: without the tables verify-proof rejects it",
               no_tables.returncode == 1, show(no_tables))
+
+        # Parts start in the frontier's order, even when a worker is busy with a slow one
+        # (here the first part sleeps 4 s before it solves): a free worker takes the next.
+        started = os.path.join(tmp, "started.txt")
+        slow = os.path.join(tmp, "slow-kharbaga")
+        first = subprocess.run([kharbaga, "solve", "--position", POSITION, "--frontier", "1"],
+                               capture_output=True, text=True, env=ENV).stdout.splitlines()[1]
+        with open(slow, "w") as f:
+            f.write(f"""#!/bin/sh
+case " $* " in
+    *" --frontier "*|*" --combine "*|*" verify-proof "*) exec '{kharbaga}' "$@" ;;
+esac
+echo "$*" | sed 's/.*--position \\([^ ]*\\).*/\\1/' >> '{started}'
+case " $* " in
+    *" --position {first} "*) sleep 4 ;;
+esac
+exec '{kharbaga}' "$@"
+""")
+        os.chmod(slow, os.stat(slow).st_mode | stat.S_IXUSR)
+        ordered = driver(slow, os.path.join(tmp, "ordered"), "--every-part", plies=1)
+        with open(os.path.join(tmp, "ordered", "frontier.txt")) as f:
+            frontier = f.read().splitlines()[1:]
+        with open(started) as f:
+            order = [frontier.index(line.strip()) for line in f]
+        check("the parts start in the frontier's order while a slow one runs",
+              ordered.returncode == 0 and len(frontier) >= 4
+              and sorted(order) == list(range(len(frontier)))
+              and order[2:] == list(range(2, len(frontier))),
+              f"start order {order}\n{show(ordered)}")
 
         # A part whose command fails: exit status 1 with that command's standard error.
         fake = os.path.join(tmp, "fake-kharbaga")
