@@ -44,7 +44,7 @@ need_six_tables() {
 
 if [ "${SUITE:-ci}" = deep ]; then
     need_six_tables
-    n=0 prev="" last=""
+    n=0 prev=""
     while read -r value pieces pos mark; do
         case "$mark" in
             deep) plies=2 ;;
