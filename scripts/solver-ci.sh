@@ -42,6 +42,24 @@ need_six_tables() {
     "$bin" tablebase probe --tables "$six_tables" "W:Ba1,c1,e1:Wa9,c9,e9" > /dev/null
 }
 
+# Runs the driver on position $3 ($4 pieces) into $1 (its output) and checks that it proved
+# the pinned value $2 and verified its proof; the rest are the driver's options.
+drive() {
+    local out=$1 value=$2 pos=$3 pieces=$4
+    shift 4
+    python3 cluster/solve.py --binary "$bin" --position "$pos" --tables "$six_tables" \
+        --hash 4096 "$@" > "$out" || {
+        echo "the driver failed on $pos:" >&2
+        tail -20 "$out" >&2
+        exit 1
+    }
+    if ! grep -q "^root $pos: $value" "$out"; then
+        echo "solve $pos ($pieces pieces): $(grep "^root " "$out"), pinned $value" >&2
+        exit 1
+    fi
+    grep -q '^proof: .*, verified$' "$out"
+}
+
 if [ "${SUITE:-ci}" = deep ]; then
     need_six_tables
     n=0 prev=""
@@ -68,18 +86,8 @@ if [ "${SUITE:-ci}" = deep ]; then
             echo "result: $prev $prev_value" > "$dir/part-$((i - 2)).out"
             ln -s "$prev_proof" "$dir/part-$((i - 2)).txt.gz"
         fi
-        python3 cluster/solve.py --binary "$bin" --position "$pos" --plies "$plies" \
-            --workdir "$dir" --tables "$six_tables" --hash 4096 --time-per-part 2400 \
-            --split-unknown 2 > "$work/d$n.out" || {
-            echo "the driver failed on $pos:" >&2
-            tail -20 "$work/d$n.out" >&2
-            exit 1
-        }
-        if ! grep -q "^root $pos: $value" "$work/d$n.out"; then
-            echo "solve $pos ($pieces pieces): $(grep "^root " "$work/d$n.out"), pinned $value" >&2
-            exit 1
-        fi
-        grep -q '^proof: .*, verified$' "$work/d$n.out"
+        drive "$work/d$n.out" "$value" "$pos" "$pieces" --plies "$plies" --workdir "$dir" \
+            --time-per-part 2400 --split-unknown 2
         prev=$pos
         prev_value=$(sed -n "s/^root $pos: //p" "$work/d$n.out")
         prev_proof="$dir/proof.txt.gz"
@@ -101,13 +109,7 @@ if [ "${SUITE:-ci}" = driver ]; then
         [ "$mark" = driver ] || continue
         n=$((n + 1))
         start=$(date +%s)
-        python3 cluster/solve.py --binary "$bin" --position "$pos" --plies 2 \
-            --workdir "$work/d$n" --tables "$six_tables" --hash 4096 > "$work/d$n.out"
-        if ! grep -q "^root $pos: $value" "$work/d$n.out"; then
-            echo "solve $pos ($pieces pieces): $(grep "^root " "$work/d$n.out"), pinned $value" >&2
-            exit 1
-        fi
-        grep -q '^proof: .*, verified$' "$work/d$n.out"
+        drive "$work/d$n.out" "$value" "$pos" "$pieces" --plies 2 --workdir "$work/d$n"
         # The proofs the driver wrote and verified: a win's or a loss's, or each side's
         # strategy of a draw.
         for proof in $(sed -n 's/^proof: \(.*\), verified$/\1/p' "$work/d$n.out"); do
