@@ -397,6 +397,13 @@ def run(client, args, kharbaga):
                       0, max(1, sum(w.get("nthreads", 1) for w in workers.values())))[0]
 
 
+def split_plies(args):
+    """The depth at which a part left unknown is split: --split-plies, by default --plies
+    but at least 2. A 1-ply split of a part whose prover is to move gives the prover's
+    moves, each with the opponent to move and about as hard as the part itself."""
+    return args.split_plies or max(2, args.plies)
+
+
 def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers):
     """Solves position (after moves) in workdir: its frontier, its parts, each part that a
     limit left unknown split again in its own directory (to --split-unknown levels), and
@@ -404,8 +411,9 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
     result (None when a command failed)."""
     def say(text):
         print("  " * depth + text, flush=True)
+    plies = args.plies if depth == 0 else split_plies(args)
     f = client.submit(make_frontier, kharbaga, args.rules, args.tables, position,
-                      moves, args.plies, workdir, pure=False).result()
+                      moves, plies, workdir, pure=False).result()
     if f["status"] == 2:
         raise BadInput(f["error"])
     if f["status"] != 0:
@@ -413,7 +421,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
         return 1, None
     root, positions = f["root"], f["positions"]
     n = len(positions)
-    say(f"{root} at {args.plies} plies: {n} frontier positions "
+    say(f"{root} at {plies} plies: {n} frontier positions "
         f"({os.path.join(workdir, 'frontier.txt')}); {workers} worker threads")
 
     run_id = uuid.uuid4().hex[:8]
@@ -429,6 +437,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
         value, _ = before.result()
         return value, read_needed(needed_path(workdir, run_id))
 
+    value, needed = None, None
     if early:
         try:
             value, needed = still_needed()
@@ -445,8 +454,16 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
              and not finished(workdir, i, x, earlier_result(workdir, i))}
     # The parts in frontier order (the likeliest to decide the root first), one task per
     # worker thread at a time: a part is submitted when a thread is free, so that none
-    # waits behind a long one on a busy worker while later parts run elsewhere.
-    todo = [(i, x) for i, x in enumerate(positions) if i not in split]
+    # waits behind a long one on a busy worker while later parts run elsewhere. A part
+    # that never ran and cannot change the root's value now is not submitted at all (none
+    # is once the parts solved before decide it); a part checks again when it starts.
+    def to_submit(i, x):
+        if i in split:
+            return False
+        if os.path.exists(os.path.join(workdir, f"part-{i}.out")):
+            return True  # it reports its earlier result
+        return not value and (needed is None or x in needed)
+    todo = [(i, x) for i, x in enumerate(positions) if to_submit(i, x)]
     waiting = iter(todo)
     futures = []
 
@@ -461,7 +478,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
 
     running = as_completed([f for f in (submit_next() for _ in range(workers)) if f])
     values = {}
-    ran = already = stopped = 0
+    ran = already = 0
+    stopped = n - len(split) - len(todo)
     part_seconds = 0.0
     for future in running:
         if future.status != "finished":
@@ -624,11 +642,15 @@ def main():
     p.add_argument("--no-verify", dest="verify", action="store_false",
                    help="do not run `kharbaga verify-proof` on the combined proof")
     p.add_argument("--split-unknown", type=int, default=0, metavar="D",
-                   help="split a part that its limit leaves unknown again, --plies below "
-                   "it, in WORKDIR/part-I.split (solved the same way, its result then "
+                   help="split a part that its limit leaves unknown again, --split-plies "
+                   "below it, in WORKDIR/part-I.split (solved the same way, its result then "
                    "part I's), down to D levels (default 0: no split; a run after it "
                    "goes on in the split directories, and a part that a run before left "
                    "unknown with limits as large is split without being solved again)")
+    p.add_argument("--split-plies", type=positive, metavar="K",
+                   help="the depth of those splits (default: --plies, at least 2: split at "
+                   "1 ply, a part with its prover to move gives parts about as hard as "
+                   "itself)")
     p.add_argument("--every-part", action="store_true",
                    help="solve every part, even once the parts solved decide the root "
                    "(by default the parts still running or waiting are then stopped)")
@@ -636,8 +658,8 @@ def main():
     args.workdir = os.path.abspath(args.workdir)
     if args.tables:
         args.tables = os.path.abspath(args.tables)
-    if args.plies > 64:
-        p.error("--plies must be at most 64")
+    if args.plies > 64 or (args.split_plies or 0) > 64:
+        p.error("--plies and --split-plies must be at most 64")
     if args.split_unknown < 0:
         p.error("--split-unknown must be 0 or more")
 

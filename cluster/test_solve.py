@@ -166,6 +166,10 @@ def main():
               and "the parts solved before decide the root (win): no part runs"
               in resumed.stdout and parts_line(resumed) == (n, 0, len(solved), n - len(solved)),
               show(resumed))
+        check("nor submits one that never ran: no part is reported as not needed",
+              ": not needed" not in resumed.stdout
+              and resumed.stdout.count(": win") + resumed.stdout.count(": loss")
+              >= len(solved), show(resumed))
 
         # A loss needs one refutation of each move: once a part refutes a move, the other
         # replies to it are not needed.
@@ -180,7 +184,8 @@ def main():
               and summary[1] + summary[3] == summary[0], f"summary {summary}")
 
         # Splitting: at 1 ply and 50,000 nodes a part, every part of the win is unknown;
-        # split again (down to 3 levels) they decide it, and the proof holds.
+        # split again (down to 3 levels, at 2 plies: a split is never 1 ply deep unless
+        # told) they decide it, and the proof holds.
         split_dir = os.path.join(tmp, "split")
         whole = driver(kharbaga, split_dir, "--nodes-per-part", "50000", plies=1)
         check("at 50,000 nodes a part, the 1-ply parts leave the root unknown",
@@ -200,7 +205,7 @@ def main():
                    and os.path.isfile(os.path.join(split_dir, f[:-len(".split")] + ".txt.gz"))]
         check("a split part's proof becomes the part's own",
               adopted and "(split)" in split.stdout and re.search(
-                  r"^  \S+ at 1 plies: \d+ frontier positions", split.stdout, re.M),
+                  r"^  \S+ at 2 plies: \d+ frontier positions", split.stdout, re.M),
               f"{os.listdir(split_dir)}\n{show(split)}")
         deepest = max(len(re.match(r" *", line).group()) // 2
                       for line in split.stdout.splitlines())
