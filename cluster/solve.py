@@ -108,8 +108,9 @@ def write_atomically(path, text):
 
 
 def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
-    """The task that lists the frontier into WORKDIR/frontier.txt: returns the root and the
-    positions, or an error (status 2 for bad input, else 1) with its message."""
+    """The task that lists the frontier into WORKDIR/frontier.txt: returns the root, the
+    positions and the indices of the parts that ran before (those with a part-i.out), or
+    an error (status 2 for bad input, else 1) with its message."""
     cmd = solve_command(kharbaga, rules, tables, position)
     if moves:
         cmd += ["--moves", moves]
@@ -146,10 +147,13 @@ def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
         write_atomically(frontier_path, out.stdout)
     if not os.path.exists(rules_path):
         write_atomically(rules_path, rules + "\n")
+    ran = set()
     for name in os.listdir(workdir):
         if name.startswith("needed-"):
             os.remove(os.path.join(workdir, name))
-    return {"status": 0, "root": header[2], "positions": positions}
+        elif re.fullmatch(r"part-\d+\.out", name):
+            ran.add(int(name[len("part-"):-len(".out")]))
+    return {"status": 0, "root": header[2], "positions": positions, "ran": ran}
 
 
 def needed_path(workdir, run_id):
@@ -171,7 +175,7 @@ def prune(kharbaga, rules, tables, root, workdir, run_id):
     """Works out from the parts' results so far (`kharbaga solve --combine` on frontier.txt
     and the part-*.out files, no proof) which unsolved parts can still change the root, and
     writes them to the needed file (only ever fewer: a part once not needed stays so).
-    Returns the root's value (None while unknown) and the number of parts still needed."""
+    Returns the root's value (None while unknown) and the set of parts still needed."""
     files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
                                       if re.fullmatch(r"part-\d+\.out", name))
     cmd = solve_command(kharbaga, rules, tables, root)
@@ -191,7 +195,7 @@ def prune(kharbaga, rules, tables, root, workdir, run_id):
     if before is None or needed != before:
         write_atomically(path, "".join(f"{p}\n" for p in sorted(needed))
                          or "# none: the root is decided\n")
-    return value, len(needed)
+    return value, needed
 
 
 class StillNeeded:
@@ -434,8 +438,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
             return None, None
         before = client.submit(prune, kharbaga, args.rules, args.tables, root, workdir,
                                run_id, pure=False)
-        value, _ = before.result()
-        return value, read_needed(needed_path(workdir, run_id))
+        return before.result()
 
     value, needed = None, None
     if early:
@@ -460,7 +463,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
     def to_submit(i, x):
         if i in split:
             return False
-        if os.path.exists(os.path.join(workdir, f"part-{i}.out")):
+        if i in f["ran"]:
             return True  # it reports its earlier result
         return not value and (needed is None or x in needed)
     todo = [(i, x) for i, x in enumerate(positions) if to_submit(i, x)]
