@@ -52,6 +52,7 @@ mod perft;
 mod pick;
 mod point;
 mod position;
+mod reach;
 mod record;
 mod rules;
 mod time_control;

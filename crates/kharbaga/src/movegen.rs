@@ -10,6 +10,7 @@ use crate::capture::{capture_sequences, man_first_hops, Sink};
 use crate::moves::Move;
 use crate::point::Point;
 use crate::position::Position;
+use crate::reach::Lanes;
 use crate::rules::Rules;
 
 impl Position {
@@ -115,13 +116,12 @@ impl Position {
     /// The side to move's Mullahs' slides and single hops (captures of one piece), counted
     /// in one pass over their rays.
     fn count_mullah_moves(&self) -> (u64, u64) {
-        let enemies = self.pieces(!self.turn());
-        let occupied = self.occupied();
+        let lanes = Lanes::new(self.occupied(), self.pieces(!self.turn()));
         let (mut slides, mut hops) = (0, 0);
         for from in self.mullahs(self.turn()) {
-            let (runs, beyond) = mullah_reach(from, occupied, enemies);
-            slides += runs.count() as u64;
-            hops += beyond.count() as u64;
+            let (s, h) = lanes.counts(from);
+            slides += u64::from(s);
+            hops += u64::from(h);
         }
         (slides, hops)
     }
@@ -222,24 +222,6 @@ impl Position {
     pub fn is_legal(&self, rules: &Rules, mv: &Move) -> bool {
         self.legal_moves(rules).iter().any(|m| m.same_effect(mv))
     }
-}
-
-/// The points a Mullah on `from` can slide to, and those it can land on by taking one of
-/// `targets`, along all its lines, with `occupied` the occupied points: the lines of one
-/// point are disjoint, so each set's count is its number of moves.
-#[inline(always)]
-pub(crate) fn mullah_reach(
-    from: Point,
-    occupied: Bitboard,
-    targets: Bitboard,
-) -> (Bitboard, Bitboard) {
-    let (mut runs, mut beyond) = (Bitboard::EMPTY, Bitboard::EMPTY);
-    for d in Direction::ALL {
-        let l = line(from, d, occupied, targets);
-        runs |= l.run;
-        beyond |= l.beyond;
-    }
-    (runs, beyond)
 }
 
 /// The number of legal moves given the number of captures: the captures alone when one is

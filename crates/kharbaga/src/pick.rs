@@ -6,10 +6,11 @@
 use crate::bitboard::Bitboard;
 use crate::board::{line, shift, Direction};
 use crate::capture::hop_starts;
-use crate::movegen::{mullah_reach, with_steps};
+use crate::movegen::with_steps;
 use crate::moves::Move;
 use crate::point::{Point, NUM_POINTS};
 use crate::position::Position;
+use crate::reach::Lanes;
 use crate::rules::Rules;
 
 impl Position {
@@ -184,10 +185,9 @@ impl MullahCounts {
             per: [(0, 0); NUM_POINTS],
             targets,
         };
-        let occupied = pos.occupied();
+        let lanes = Lanes::new(pos.occupied(), targets);
         for from in pos.mullahs(pos.turn()) {
-            let (runs, beyond) = mullah_reach(from, occupied, targets);
-            let (slides, hops) = (runs.count(), beyond.count());
+            let (slides, hops) = lanes.counts(from);
             counts.per[from.index()] = (slides as u8, hops as u8);
             counts.slides += slides as usize;
             counts.hops += hops as usize;

@@ -225,7 +225,8 @@ impl Position {
 
     /// Whether `mv`, played here, ends with a man promoted to Mullah.
     pub fn is_promotion(&self, mv: &Move) -> bool {
-        !self.mullahs.contains(mv.from()) && mv.to().y() == self.turn.promotion_y()
+        let was_mullah = self.mullahs.contains(mv.from());
+        !was_mullah && self.ends_mullah(was_mullah, mv.to())
     }
 
     /// Whether `mv` moves a man or captures (a move after which the no-progress count starts
@@ -238,30 +239,59 @@ impl Position {
     /// it: a search uses it to fetch a child's table entry early.
     #[inline]
     pub fn hash_after(&self, mv: &Move) -> u64 {
-        let us = self.turn;
-        let from = mv.from();
+        let (from, to) = (mv.from(), mv.to());
         let was_mullah = self.mullahs.contains(from);
-        let becomes_mullah = was_mullah || mv.to().y() == us.promotion_y();
-        let mut hash = self.hash ^ zobrist::WHITE_TO_MOVE;
-        for p in mv.captured() {
+        self.hash_moving(
+            from,
+            to,
+            was_mullah,
+            self.ends_mullah(was_mullah, to),
+            mv.captured(),
+        )
+    }
+
+    /// Whether the side to move's piece that moves to `to` is a Mullah after the move: it was
+    /// one, or it is a man that ends on its promotion rank.
+    #[inline(always)]
+    fn ends_mullah(&self, was_mullah: bool, to: Point) -> bool {
+        was_mullah || rank(self.turn.promotion_y()).contains(to)
+    }
+
+    /// The hash after the side to move's piece goes from `from` to `to` (a Mullah before
+    /// and after as told), taking `captured`, and the turn passes.
+    #[inline(always)]
+    fn hash_moving(
+        &self,
+        from: Point,
+        to: Point,
+        was_mullah: bool,
+        becomes_mullah: bool,
+        captured: Bitboard,
+    ) -> u64 {
+        let us = self.turn;
+        let mut hash = self.hash
+            ^ zobrist::WHITE_TO_MOVE
+            ^ zobrist::piece_key(us, was_mullah, from)
+            ^ zobrist::piece_key(us, becomes_mullah, to);
+        for p in captured {
             hash ^= zobrist::piece_key(!us, self.mullahs.contains(p), p);
         }
-        hash ^ zobrist::piece_key(us, was_mullah, from)
-            ^ zobrist::piece_key(us, becomes_mullah, mv.to())
+        hash
     }
 
     /// The position after `mv`, which must be a legal move of this position (the result is
     /// unspecified otherwise).
+    #[inline]
     pub fn play(&self, mv: &Move) -> Position {
         let us = self.turn;
         let them = !us;
-        let from = mv.from();
-        let to = mv.to();
-        let becomes_mullah = self.mullahs.contains(from) || to.y() == us.promotion_y();
+        let (from, to, captured) = (mv.from(), mv.to(), mv.captured());
+        let was_mullah = self.mullahs.contains(from);
+        let becomes_mullah = self.ends_mullah(was_mullah, to);
         let mut next = *self;
+        next.hash = self.hash_moving(from, to, was_mullah, becomes_mullah, captured);
         // Captured pieces go first: with immediate removal a capture may end on the point
         // of a piece it took.
-        let captured = mv.captured();
         next.pieces[them.index()] &= !captured;
         next.mullahs &= !captured;
         next.pieces[us.index()] = next.pieces[us.index()].without(from).with(to);
@@ -270,7 +300,6 @@ impl Position {
             next.mullahs = next.mullahs.with(to);
         }
         next.turn = them;
-        next.hash = self.hash_after(mv);
         debug_assert_eq!(next.hash, next.compute_hash());
         next
     }
