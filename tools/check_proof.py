@@ -78,8 +78,14 @@ MAX_PATH = 20  # landing points of one move, as the Rust notation reader accepts
 # The draw rules of each named set: (threefold repetition, no-progress limit or None).
 DRAW_RULES = {"standard": (True, 100), "sideways": (True, 100), "ludii": (False, None), "dagaz": (False, None)}
 
-# What a move leads to (the kind of a proof edge).
-END, LINE, LEAF = "end", "line", "leaf"  # the game is over (a prover win); a line; a leaf
+# A proof edge (a move of a line) is the position it leads to and a few bits: what it leads
+# to (END: the game is over, a prover win; LINE: a line; LEAF: neither, to be settled by the
+# tables, a cycle or the no-progress count), QUIET (no capture and no man move) and BACK (it
+# closes a cycle). A proof has tens of millions of edges, so they are kept as a list of
+# positions and a bytearray of bits per line rather than as objects.
+END, LINE, LEAF = 1, 2, 4
+KIND = END | LINE | LEAF
+QUIET, BACK = 8, 16
 
 
 class Unreadable(Exception):
@@ -93,18 +99,6 @@ class ProofError(Exception):
 Rules = collections.namedtuple("Rules", "text moves limit repetition")
 Line = collections.namedtuple("Line", "number move")  # a node line: its number, MOVE or "all"
 Proof = collections.namedtuple("Proof", "claim rules rules_line lines root")
-
-
-class Edge:
-    """A move of a proof node: the position it leads to, whether it is quiet (no capture and
-    no man move), its notation, and once classified its kind (END, LINE or LEAF) and whether
-    it closes a cycle."""
-
-    __slots__ = ("child", "quiet", "text", "kind", "back")
-
-    def __init__(self, child, quiet, text):
-        self.child, self.quiet, self.text = child, quiet, text
-        self.kind, self.back = None, False
 
 
 # ---------------------------------------------------------------------------------------
@@ -211,16 +205,21 @@ def read_proof(path):
     Raises Unreadable with the line number of the first problem."""
     try:
         with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
-            data = f.read()
+            return parse_proof(path, f)
     except (OSError, EOFError, zlib.error) as e:
         raise Unreadable(f"{path}: cannot read: {e}")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise Unreadable(f"{path}: not UTF-8 (byte {e.start})")
+
+
+def parse_proof(path, f):
+    """read_proof's work on an open binary file, read a line at a time (a proof of tens of
+    millions of lines is never held whole)."""
     claim = rules = claim_line = rules_line = root = None
     lines = {}
-    for number, raw in enumerate(text.split("\n"), 1):
+    for number, data in enumerate(f, 1):
+        try:
+            raw = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise Unreadable(f"{path}: line {number}: not UTF-8 (byte {e.start} of the line)")
         line = raw.strip()
         if not line:
             continue
@@ -397,9 +396,9 @@ class Checker:
         self.prover = root_side if self.lines[self.root].move != "all" else ref.other(root_side)
         self.moves = {}  # legal moves of line positions seen but not yet expanded
         self.terminal = {}  # position -> whether its side to move has no legal move
-        self.edges = {}  # line position -> its Edges
+        self.edges = {}  # line position -> (the positions its moves lead to, their bits)
         self.order = [self.root]  # every position reached, in the order first reached
-        self.came_from = {}  # position -> (parent, move) that first reached it
+        self.came_from = {}  # position -> the parent that first reached it
         self.postorder = []
 
     def line_no(self, key):
@@ -425,7 +424,9 @@ class Checker:
         return self.terminal[key]
 
     def expand(self, key):
-        """The Edges of a line: its MOVE's, or every legal reply of an `all` line."""
+        """The edges of a line: its MOVE's, or every legal reply of an `all` line, as the
+        positions they lead to and their bits (QUIET only, until classified). The notation
+        of a move is worked out again when a message needs it (`move_text`)."""
         board, side = ref.parse_position(key)
         moves = self.legal(key)
         del self.moves[key]
@@ -435,23 +436,38 @@ class Checker:
             if move is None:
                 raise ProofError(f"line {line.number}: {key}: {reason}")
             moves = [move]
-        edges = []
-        for move in moves:
-            # Interned: a position reached from many lines is kept once.
-            child = sys.intern(ref.position_string(ref.play(board, side, move, self.rules.moves), ref.other(side)))
-            quiet = move[0] == "-" and board[move[1][0]][1]
-            edges.append(Edge(child, quiet, ref.notation(move)))
-        return edges
+        children = [self.child(board, side, move) for move in moves]
+        return children, bytearray(QUIET if move[0] == "-" and board[move[1][0]][1] else 0 for move in moves)
 
-    def classify(self, key, edge):
+    def out(self, key):
+        """The edges of a line as (position, bits) pairs."""
+        return zip(*self.edges[key]) if key in self.edges else ()
+
+    def child(self, board, side, move):
+        """The position `move` leads to (interned: a position reached from many lines is
+        kept once)."""
+        return sys.intern(ref.position_string(ref.play(board, side, move, self.rules.moves), ref.other(side)))
+
+    def move_text(self, key, child):
+        """The notation of the move of `key`'s line that leads to `child`, for a message."""
+        board, side = ref.parse_position(key)
+        line = self.lines[key]
+        if line.move != "all":
+            return ref.notation(find_move(board, side, self.rules.moves, line.move)[0])
+        for move in ref.legal_moves(board, side, self.rules.moves):
+            if self.child(board, side, move) == child:
+                return ref.notation(move)
+        raise AssertionError(f"no move of {key} leads to {child}")
+
+    def classify(self, key, child):
         """Applies rules 1 and 3 of docs/proof-format.md to the position a move leads to:
         END (the opponent cannot move), LINE (a line of the right kind) or LEAF (to be
         settled by the tables, a cycle or the no-progress count)."""
-        child, line = edge.child, self.lines[key]
+        line = self.lines[key]
         if self.is_terminal(child):
             if child[0] == self.prover:
                 raise ProofError(
-                    f"line {line.number}: after {edge.text} in {key}, {COLOUR[self.prover]} (the prover)"
+                    f"line {line.number}: after {self.move_text(key, child)} in {key}, {COLOUR[self.prover]} (the prover)"
                     f" has no legal move in {child}: a loss"
                 )
             return END
@@ -461,12 +477,12 @@ class Checker:
         if child[0] == self.prover and child_line.move == "all":
             raise ProofError(
                 f"line {child_line.number}: {child} is `all`, but {COLOUR[self.prover]}, the prover, is to move"
-                f" there (it needs a move; reached by {edge.text} in {key}, line {line.number})"
+                f" there (it needs a move; reached by {self.move_text(key, child)} in {key}, line {line.number})"
             )
         if child[0] != self.prover and child_line.move != "all":
             raise ProofError(
                 f"line {child_line.number}: {child} has a move, but {COLOUR[child[0]]}, the opponent, is to"
-                f" move there (it needs `all`; reached by {edge.text} in {key}, line {line.number})"
+                f" move there (it needs `all`; reached by {self.move_text(key, child)} in {key}, line {line.number})"
             )
         return LINE
 
@@ -482,28 +498,28 @@ class Checker:
         while stack:
             frame = stack[-1]
             key, i = frame
-            edges = self.edges[key]
-            if i == len(edges):
+            children, bits = self.edges[key]
+            if i == len(children):
                 state[key] = done
                 self.postorder.append(key)
                 stack.pop()
                 continue
             frame[1] = i + 1
-            edge = edges[i]
-            edge.kind = self.classify(key, edge)
-            child = edge.child
+            child = children[i]
+            kind = self.classify(key, child)
+            bits[i] |= kind
             if child not in self.came_from and child != self.root:
-                self.came_from[child] = (key, edge.text)
+                self.came_from[child] = key
                 self.order.append(child)
-            if edge.kind != LINE:
+            if kind != LINE:
                 continue
             if state.get(child) == on_line:
                 if self.win:
                     raise ProofError(
-                        f"line {self.line_no(key)}: {edge.text} in {key} comes back to {child} (line"
+                        f"line {self.line_no(key)}: {self.move_text(key, child)} in {key} comes back to {child} (line"
                         f" {self.line_no(child)}), which is already on the line: a cycle is a draw, not a win"
                     )
-                edge.back = True
+                bits[i] |= BACK
             elif child not in state:
                 state[child] = on_line
                 self.edges[child] = self.expand(child)
@@ -516,17 +532,18 @@ class Checker:
         height = {}
         for key in self.postorder:
             height[key] = max(
-                1 + (height[e.child] if e.kind == LINE and not e.back else 0) for e in self.edges[key]
+                1 + (height[child] if b & (KIND | BACK) == LINE else 0) for child, b in self.out(key)
             )
         return height[self.root]
 
-    def quiet_run(self, key, via):
-        """The quiet plies that lead to `key` along `via` (position -> (parent, move, quiet)),
-        as text for an error message (empty when there are none)."""
+    def quiet_run(self, key, count, via):
+        """The quiet plies that lead to `key` along `via` (position -> parent), as text for an
+        error message (empty when there are none). The move into a position is quiet exactly
+        when its count is not 0."""
         moves = []
-        while key in via and via[key][2]:
-            parent, text, _ = via[key]
-            moves.append(text)
+        while key in via and count[key] > 0:
+            parent = via[key]
+            moves.append(self.move_text(parent, key))
             key = parent
         return f" (from {key}: {' '.join(reversed(moves))})" if moves else ""
 
@@ -535,13 +552,13 @@ class Checker:
         plies that reaches it, and the move that gives it (for the error message)."""
         count, via = {self.root: 0}, {}
         for key in reversed(self.postorder):
-            for e in self.edges[key]:
-                if e.kind == END:
+            for child, b in self.out(key):
+                if b & END:
                     continue
-                q = count[key] + 1 if e.quiet else 0
-                if q > count.get(e.child, -1):
-                    count[e.child] = q
-                    via[e.child] = (key, e.text, e.quiet)
+                q = count[key] + 1 if b & QUIET else 0
+                if q > count.get(child, -1):
+                    count[child] = q
+                    via[child] = key
         return count, via
 
     def counts_hold(self):
@@ -551,18 +568,18 @@ class Checker:
         count, via = {self.root: 0}, {}
         queue = collections.deque([self.root])
         for key in self.postorder:
-            for e in self.edges[key]:
-                if e.kind != END and not e.quiet and e.child not in count:
-                    count[e.child] = 0
-                    via[e.child] = (key, e.text, False)
-                    queue.append(e.child)
+            for child, b in self.out(key):
+                if not b & (END | QUIET) and child not in count:
+                    count[child] = 0
+                    via[child] = key
+                    queue.append(child)
         while queue:
             key = queue.popleft()
-            for e in self.edges.get(key, ()):
-                if e.kind != END and e.quiet and e.child not in count:
-                    count[e.child] = count[key] + 1
-                    via[e.child] = (key, e.text, True)
-                    queue.append(e.child)
+            for child, b in self.out(key):
+                if b & (END | QUIET) == QUIET and child not in count:
+                    count[child] = count[key] + 1
+                    via[child] = key
+                    queue.append(child)
         return count, via
 
     def check_root(self):
@@ -606,9 +623,9 @@ class Checker:
                 if key not in count or key == self.root:
                     continue
                 if key not in self.lines:
-                    self.check_leaf(key, count[key], values.get(key), via)
+                    self.check_leaf(key, values.get(key), count, via)
                 elif self.win and limit is not None and count[key] >= limit:
-                    raise self.no_progress(key, count[key], via)
+                    raise self.no_progress(key, count, via)
         unreached = len(self.lines) - sum(1 for key in self.order if key in self.lines)
         plies = 0 if settled else self.longest_line()
         summary = (
@@ -621,33 +638,34 @@ class Checker:
             summary += f", {unreached} not reached"
         return summary + (f"; {settled})" if settled else ")")
 
-    def no_progress(self, key, q, via):
-        """The error for a position of a `win` proof reached with the no-progress count q at
+    def no_progress(self, key, count, via):
+        """The error for a position of a `win` proof reached with its no-progress count at
         the limit."""
-        parent, text, _ = via[key]
+        parent, q = via[key], count[key]
         return ProofError(
-            f"line {self.line_no(parent)}: {text} in {parent} reaches {key} after {plural(q, 'ply', 'plies')}"
-            f" without a capture or a man move, the no-progress limit ({self.rules.limit}): a draw, not a win"
-            + self.quiet_run(key, via)
+            f"line {self.line_no(parent)}: {self.move_text(parent, key)} in {parent} reaches {key} after"
+            f" {plural(q, 'ply', 'plies')} without a capture or a man move, the no-progress limit"
+            f" ({self.rules.limit}): a draw, not a win" + self.quiet_run(key, count, via)
         )
 
-    def check_leaf(self, key, q, value, via):
-        """Rules 2, 4, 5 and 6 for a position without a line, reached with count q."""
-        limit = self.rules.limit
-        parent, text = self.came_from[key]
-        where = f"line {self.line_no(parent)}: after {text} in {parent}, {key} has no line"
+    def check_leaf(self, key, value, count, via):
+        """Rules 2, 4, 5 and 6 for a position without a line, reached with its count."""
+        limit, q = self.rules.limit, count[key]
+        parent = self.came_from[key]
+        where = f"line {self.line_no(parent)}: after {self.move_text(parent, key)} in {parent}, {key} has no line"
         value = for_prover(value, key, self.prover)
         if self.win:
             if limit is not None and q >= limit:
-                raise self.no_progress(key, q, via)
+                raise self.no_progress(key, count, via)
             if value is not None and value[0] == "win":
                 if limit is None or q + value[1] <= limit:
                     return
-                parent, text, _ = via[key]  # the line of play with the most quiet plies
+                parent = via[key]  # the line of play with the most quiet plies
                 raise ProofError(
-                    f"line {self.line_no(parent)}: after {text} in {parent}, {key} has no line, and the tables"
-                    f" give {describe(value)}, but it is reached after {plural(q, 'quiet ply', 'quiet plies')}:"
-                    f" {q} + {value[1]} is over the no-progress limit ({limit})" + self.quiet_run(key, via)
+                    f"line {self.line_no(parent)}: after {self.move_text(parent, key)} in {parent}, {key} has no"
+                    f" line, and the tables give {describe(value)}, but it is reached after"
+                    f" {plural(q, 'quiet ply', 'quiet plies')}: {q} + {value[1]} is over the no-progress limit"
+                    f" ({limit})" + self.quiet_run(key, count, via)
                 )
         else:
             if value is not None and value[0] in ("win", "draw"):
