@@ -113,8 +113,8 @@ impl Position {
             .sum()
     }
 
-    /// The side to move's Mullahs' slides and single hops (captures of one piece), counted
-    /// in one pass over their rays.
+    /// The side to move's Mullahs' slides and single hops (captures of one piece), each
+    /// Mullah's eight lines counted at once ([`Lanes`]).
     fn count_mullah_moves(&self) -> (u64, u64) {
         let lanes = Lanes::new(self.occupied(), self.pieces(!self.turn()));
         let (mut slides, mut hops) = (0, 0);
