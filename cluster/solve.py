@@ -109,8 +109,9 @@ def write_atomically(path, text):
 
 def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
     """The task that lists the frontier into WORKDIR/frontier.txt: returns the root, the
-    positions and the indices of the parts that ran before (those with a part-i.out), or
-    an error (status 2 for bad input, else 1) with its message."""
+    positions, the indices of the parts that ran before (those with a part-i.out) and of
+    those split before and not yet solved (a part-i.split directory), or an error (status 2
+    for bad input, else 1) with its message."""
     cmd = solve_command(kharbaga, rules, tables, position)
     if moves:
         cmd += ["--moves", moves]
@@ -153,7 +154,11 @@ def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
             os.remove(os.path.join(workdir, name))
         elif re.fullmatch(r"part-\d+\.out", name):
             ran.add(int(name[len("part-"):-len(".out")]))
-    return {"status": 0, "root": header[2], "positions": positions, "ran": ran}
+    split = {i for i, x in enumerate(positions)
+             if os.path.isdir(os.path.join(workdir, f"part-{i}.split"))
+             and not finished(workdir, i, x, earlier_result(workdir, i))}
+    return {"status": 0, "root": header[2], "positions": positions, "ran": ran,
+            "split": split}
 
 
 def needed_path(workdir, run_id):
@@ -452,9 +457,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
         else:
             say(f"{len(needed)} of the {n} parts can change the root's value")
     # A part already split (in a run before) is not solved whole again: it is split.
-    split = {i for i, x in enumerate(positions) if depth < args.split_unknown
-             and os.path.isdir(os.path.join(workdir, f"part-{i}.split"))
-             and not finished(workdir, i, x, earlier_result(workdir, i))}
+    split = f["split"] if depth < args.split_unknown else set()
     # The parts in frontier order (the likeliest to decide the root first), one task per
     # worker thread at a time: a part is submitted when a thread is free, so that none
     # waits behind a long one on a busy worker while later parts run elsewhere. A part
