@@ -1,6 +1,6 @@
 //! `kharbaga solve` run as a process: the value and its `result:` line, the proof file that
-//! `verify-proof` accepts, a split at a frontier combined back, and bad input refused with
-//! a message.
+//! `verify-proof` accepts, a split at a frontier combined back (with only the lines reached
+//! from the root), and bad input refused with a message.
 
 mod common;
 
@@ -66,9 +66,9 @@ fn a_node_limit_gives_an_unknown_result() {
     assert!(text.trim_end().ends_with(" unknown"), "{text}");
 }
 
-#[test]
-fn a_frontier_solved_in_parts_combines_into_the_value_and_a_proof() {
-    let dir = temp_dir("split");
+/// Splits `WIN` at 2 plies and solves each frontier position with a proof, in `dir`: the
+/// files to combine (the frontier file, then each part's output and proof file).
+fn solve_in_parts(dir: &std::path::Path) -> Vec<String> {
     let frontier = run(&["solve", "--position", WIN, "--frontier", "2"]);
     assert!(frontier.status.success(), "{}", stderr(&frontier));
     let listing = stdout(&frontier);
@@ -97,7 +97,11 @@ fn a_frontier_solved_in_parts_combines_into_the_value_and_a_proof() {
         }
     }
     assert!(files.len() > 2, "the frontier has positions");
-    let root_proof = dir.join("root.txt");
+    files
+}
+
+/// Combines `files` into the proof `root_proof`; returns the combine's output.
+fn combine(files: &[String], root_proof: &std::path::Path) -> String {
     let mut args = vec![
         "solve",
         "--proof",
@@ -107,13 +111,54 @@ fn a_frontier_solved_in_parts_combines_into_the_value_and_a_proof() {
     args.extend(files.iter().map(String::as_str));
     let out = run(&args);
     assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn a_frontier_solved_in_parts_combines_into_the_value_and_a_proof() {
+    let dir = temp_dir("split");
+    let files = solve_in_parts(&dir);
+    let root_proof = dir.join("root.txt");
+    let out = combine(&files, &root_proof);
+    assert!(out.contains(&format!("result: {WIN} win ")), "{out}");
+    let check = run(&["verify-proof", root_proof.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", stderr(&check));
+}
+
+#[test]
+fn a_combined_proof_has_only_the_lines_reached_from_its_root() {
+    let dir = temp_dir("reached");
+    let files = solve_in_parts(&dir);
+    // A valid line no line of play from the root reaches, in a part's proof.
+    let extra = format!("{LOSS} a3-a5");
+    let part = files
+        .iter()
+        .find(|f| f.ends_with(".txt") && f.contains("part-"))
+        .expect("a part with a proof");
+    let mut text = std::fs::read_to_string(part).unwrap();
+    text.push_str(&extra);
+    text.push('\n');
+    std::fs::write(part, text).unwrap();
+    let root_proof = dir.join("root.txt");
+    let out = combine(&files, &root_proof);
+    let proof = std::fs::read_to_string(&root_proof).unwrap();
+    assert!(!proof.contains(&extra), "{proof}");
+    let lines = proof
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .count();
     assert!(
-        stdout(&out).contains(&format!("result: {WIN} win ")),
-        "{}",
-        stdout(&out)
+        out.contains(&format!("({lines} lines, win for White)")),
+        "{out}"
     );
     let check = run(&["verify-proof", root_proof.to_str().unwrap()]);
     assert!(check.status.success(), "{}", stderr(&check));
+    assert!(
+        stdout(&check).contains(&format!("({lines} lines, ")),
+        "{}",
+        stdout(&check)
+    );
+    assert!(!stdout(&check).contains("unused"), "{}", stdout(&check));
 }
 
 #[test]

@@ -5,18 +5,21 @@
 //! line. Combining reads any mix of such a frontier file (for the root and K), outputs of
 //! `kharbaga solve` (their `result:` lines) and proof files (their root and claim), works
 //! the root's value out and, with `--proof`, writes its proof (for a draw, each side's
-//! strategy): the tree's lines, then the lines of the parts' proofs it needs.
+//! strategy): the tree's lines, then the lines of the parts' proofs under its leaves, keeping
+//! only the lines a checker's walk from the root reaches (a position in several parts'
+//! proofs has the first part's line, and the lines under it in the others are left out).
 
 use super::{color_name, result_line};
 use crate::args::CliError;
-use kharbaga::{Color, Position, Rules};
+use kharbaga::{Color, Move, Position, Rules};
 use kharbaga_solver::extract::{Claim, Line};
 use kharbaga_solver::frontier::Tree;
 use kharbaga_solver::proof_file::{create, read_text, side_path, write_lines};
 use kharbaga_solver::solve::Verdict;
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Wdl;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -252,8 +255,85 @@ fn unproven(pos: Position) -> CliError {
     ))
 }
 
-/// Writes the tree's lines for `claim` of `prover` and the parts' proofs under them (a
-/// part's win proof serves a hold as well); returns the number of lines.
+/// A position as a map key, hashed by its Zobrist hash alone (already well mixed).
+#[derive(Copy, Clone, PartialEq, Eq)]
+struct Key(Position);
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash());
+    }
+}
+
+/// A hasher that passes a Zobrist hash through.
+#[derive(Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A candidate line of a combined proof: one of the tree's, or one of a part's (its text).
+enum Candidate<'a> {
+    Tree(&'a Line),
+    Part(&'a (Position, String)),
+}
+
+impl Candidate<'_> {
+    fn position(&self) -> Position {
+        match self {
+            Candidate::Tree(line) => line.0,
+            Candidate::Part(line) => line.0,
+        }
+    }
+
+    /// The moves a checker follows from this line: its move, or every legal move for `all`.
+    fn moves(&self, rules: &Rules) -> Result<Vec<Move>, CliError> {
+        let (pos, text) = match self {
+            Candidate::Tree((_, Some(mv))) => return Ok(vec![*mv]),
+            Candidate::Tree((pos, None)) => return Ok(pos.legal_moves(rules)),
+            Candidate::Part((pos, text)) => (pos, text),
+        };
+        match text.split_ascii_whitespace().nth(1) {
+            Some("all") => Ok(pos.legal_moves(rules)),
+            Some(mv) => pos.parse_move(rules, mv).map(|m| vec![m]).map_err(|e| {
+                CliError::Input(format!(
+                    "a part's proof line for {}: bad move {mv:?}: {e}",
+                    pos.to_fen()
+                ))
+            }),
+            None => Err(CliError::Input(format!(
+                "a part's proof line for {} has no move",
+                pos.to_fen()
+            ))),
+        }
+    }
+}
+
+/// Where a candidate line is: its source (0 for the tree, `k + 1` for the part proof of
+/// the `k`-th leaf, with [`REACHED`] set once the walk has reached it) and its index there.
+type Place = (u32, u32);
+
+/// The bit of a [`Place`]'s source set when the walk has reached the line.
+const REACHED: u32 = 1 << 31;
+
+/// Writes the proof of `claim` for `prover`: of the candidate lines, the tree's lines and
+/// then the lines of the parts' proofs under its leaves (a part's win proof serves a hold
+/// as well), the first line of a position winning, exactly those a checker's walk from the
+/// root reaches. A position in several parts' proofs keeps the first part's line, so the
+/// lines under it in the later parts' strategies are left out, as are the lines a part's
+/// own proof did not reach. The lines are written in the order they were collected, the
+/// root first; returns the number of lines written.
 fn write_combined(
     path: &Path,
     rules: &Rules,
@@ -266,14 +346,7 @@ fn write_combined(
     let (lines, leaves) = tree
         .proof(root, &parts.results, prover, claim)
         .map_err(unproven)?;
-    let mut out = create(path)?;
-    writeln!(out, "# kharbaga proof")?;
-    writeln!(out, "# rules: {rules}")?;
-    writeln!(out, "# claim: {}", claim.name())?;
-    writeln!(out, "# prover: {}", color_name(prover))?;
-    write_lines(&mut out, &lines)?;
-    let mut written: HashSet<Position> = lines.iter().map(|l: &Line| l.0).collect();
-    let mut count = lines.len();
+    let mut sources: Vec<&PartProof> = Vec::with_capacity(leaves.len());
     for leaf in leaves {
         let part = parts.proofs.get(&(leaf, prover)).ok_or_else(|| {
             CliError::Input(format!(
@@ -288,8 +361,72 @@ fn write_combined(
                 leaf.to_fen()
             )));
         }
-        for (pos, text) in &part.lines {
-            if written.insert(*pos) {
+        sources.push(part);
+    }
+    let too_many = || CliError::Input("too many lines to combine".into());
+    let place = |source: usize, i: usize| -> Result<Place, CliError> {
+        match (u32::try_from(source), u32::try_from(i)) {
+            (Ok(s), Ok(i)) if s < REACHED => Ok((s, i)),
+            _ => Err(too_many()),
+        }
+    };
+    let candidate = |(source, i): Place| {
+        let (source, i) = ((source & !REACHED) as usize, i as usize);
+        if source == 0 {
+            Candidate::Tree(&lines[i])
+        } else {
+            Candidate::Part(&sources[source - 1].lines[i])
+        }
+    };
+    // Each position's candidate line, the first one collected.
+    let mut index: HashMap<Key, Place, BuildHasherDefault<ZobristHasher>> = HashMap::default();
+    for (i, line) in lines.iter().enumerate() {
+        let at = place(0, i)?;
+        index.entry(Key(line.0)).or_insert(at);
+    }
+    for (k, part) in sources.iter().enumerate() {
+        for (i, line) in part.lines.iter().enumerate() {
+            let at = place(k + 1, i)?;
+            index.entry(Key(line.0)).or_insert(at);
+        }
+    }
+    // The walk from the root: a line leads to the children after its moves; a child with a
+    // line is walked once, a child without one (a game end or a table leaf) is a leaf.
+    let mut stack: Vec<Place> = Vec::new();
+    if let Some(first) = lines.first().and_then(|l| index.get_mut(&Key(l.0))) {
+        first.0 |= REACHED;
+        stack.push(*first);
+    }
+    while let Some(at) = stack.pop() {
+        let line = candidate(at);
+        let pos = line.position();
+        for mv in line.moves(rules)? {
+            if let Some(child) = index.get_mut(&Key(pos.play(&mv))) {
+                if child.0 & REACHED == 0 {
+                    child.0 |= REACHED;
+                    stack.push(*child);
+                }
+            }
+        }
+    }
+    let written = |pos: &Position, source: usize, i: usize| {
+        index.get(&Key(*pos)) == Some(&(source as u32 | REACHED, i as u32))
+    };
+    let mut out = create(path)?;
+    writeln!(out, "# kharbaga proof")?;
+    writeln!(out, "# rules: {rules}")?;
+    writeln!(out, "# claim: {}", claim.name())?;
+    writeln!(out, "# prover: {}", color_name(prover))?;
+    let mut count = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if written(&line.0, 0, i) {
+            write_lines(&mut out, std::slice::from_ref(line))?;
+            count += 1;
+        }
+    }
+    for (k, part) in sources.iter().enumerate() {
+        for (i, (pos, text)) in part.lines.iter().enumerate() {
+            if written(pos, k + 1, i) {
                 writeln!(out, "{text}")?;
                 count += 1;
             }
