@@ -57,6 +57,7 @@ the point where it comes back to a position already on it.
 """
 
 import argparse
+import array
 import collections
 import gzip
 import os
@@ -78,14 +79,59 @@ MAX_PATH = 20  # landing points of one move, as the Rust notation reader accepts
 # The draw rules of each named set: (threefold repetition, no-progress limit or None).
 DRAW_RULES = {"standard": (True, 100), "sideways": (True, 100), "ludii": (False, None), "dagaz": (False, None)}
 
-# A proof edge (a move of a line) is the position it leads to and a few bits: what it leads
-# to (END: the game is over, a prover win; LINE: a line; LEAF: neither, to be settled by the
-# tables, a cycle or the no-progress count), QUIET (no capture and no man move) and BACK (it
-# closes a cycle). A proof has tens of millions of edges, so they are kept as a list of
-# positions and a bytearray of bits per line rather than as objects.
+# Every position the checker meets gets a number, its id: the lines' positions 0, 1, ... in
+# file order (so a position has a line exactly when its id is below the number of lines), the
+# others from there as they are reached. What is known of a position is kept in arrays by id,
+# not in dicts and objects, because a proof has tens of millions of lines (a few hundred bytes
+# a position in all, most of it the position string and its dict entry).
+#
+# A proof edge (a move of a line) is the id of the position it leads to and a few bits: what it
+# leads to (END: the game is over, a prover win; LINE: a line; LEAF: neither, to be settled by
+# the tables, a cycle or the no-progress count), QUIET (no capture and no man move) and BACK (it
+# closes a cycle). A line's edges are consecutive in two flat arrays, from `first[id]`.
 END, LINE, LEAF = 1, 2, 4
 KIND = END | LINE | LEAF
 QUIET, BACK = 8, 16
+ALL = sys.intern("all")
+
+# A position is kept as a number, not as its string (a third of the memory): bit 0 the side to
+# move (1: White), then three bits a point in point order (a1 first), 0 for an empty point.
+PIECE_CODE = {("B", False): 1, ("B", True): 2, ("W", False): 3, ("W", True): 4}
+CODE_PIECE = {code: piece for piece, code in PIECE_CODE.items()}
+POINT_SHIFT = {p: 1 + 3 * ref.number(p) for p in ref.POINTS}
+POINTS_IN_ORDER = sorted(ref.POINTS, key=ref.number)
+
+
+def encode(board, side):
+    """The number of a position (board and side to move)."""
+    key = 1 if side == "W" else 0
+    for p, piece in board.items():
+        key |= PIECE_CODE[piece] << POINT_SHIFT[p]
+    return key
+
+
+def decode(key):
+    """The board and side to move of a position's number."""
+    side = "W" if key & 1 else "B"
+    key >>= 1
+    board = {}
+    for p in POINTS_IN_ORDER:
+        if not key:
+            break
+        if key & 7:
+            board[p] = CODE_PIECE[key & 7]
+        key >>= 3
+    return board, side
+
+
+def side_of(key):
+    """The side to move in a position's number."""
+    return "W" if key & 1 else "B"
+
+
+def text_of(key):
+    """The canonical string of a position's number."""
+    return ref.position_string(*decode(key))
 
 
 class Unreadable(Exception):
@@ -97,8 +143,9 @@ class ProofError(Exception):
 
 
 Rules = collections.namedtuple("Rules", "text moves limit repetition")
-Line = collections.namedtuple("Line", "number move")  # a node line: its number, MOVE or "all"
-Proof = collections.namedtuple("Proof", "claim rules rules_line lines root")
+# The node lines: `index` maps a position's number to its id, `keys` the ids back to the numbers,
+# `numbers` and `moves` give each line's number and its MOVE or `all`; the root is id 0.
+Proof = collections.namedtuple("Proof", "claim rules rules_line index keys numbers moves")
 
 
 # ---------------------------------------------------------------------------------------
@@ -201,7 +248,7 @@ def parse_move_text(text):
 
 def read_proof(path):
     """Reads a proof file into a Proof: the claim, the `# rules:` string (or None) and its
-    line number, the node lines by canonical position, and the root's canonical position.
+    line number, and the node lines with their canonical positions, the root first.
     Raises Unreadable with the line number of the first problem."""
     try:
         with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
@@ -213,8 +260,8 @@ def read_proof(path):
 def parse_proof(path, f):
     """read_proof's work on an open binary file, read a line at a time (a proof of tens of
     millions of lines is never held whole)."""
-    claim = rules = claim_line = rules_line = root = None
-    lines = {}
+    claim = rules = claim_line = rules_line = None
+    index, keys, numbers, moves = {}, [], array.array("q"), []
     for number, data in enumerate(f, 1):
         try:
             raw = data.decode("utf-8")
@@ -250,22 +297,27 @@ def parse_proof(path, f):
             raise Unreadable(f"{path}: line {number}: expected `POSITION MOVE` or `POSITION all`, not {line!r}")
         position, move = fields
         try:
-            key = sys.intern(ref.position_string(*read_position(position)))
+            key = encode(*read_position(position))
         except ValueError as e:
             raise Unreadable(f"{path}: line {number}: bad position string {position!r}: {e}")
-        if move != "all":
+        if move == ALL:
+            move = ALL  # one string for every `all`
+        else:
             try:
                 parse_move_text(move)
             except ValueError as e:
                 raise Unreadable(f"{path}: line {number}: bad move {move!r}: {e}")
-        if key in lines:
-            raise Unreadable(f"{path}: line {number}: {key} already has a line (line {lines[key].number})")
-        lines[key] = Line(number, move)
-        if root is None:
-            root = key
-    if root is None:
+        if key in index:
+            raise Unreadable(
+                f"{path}: line {number}: {text_of(key)} already has a line (line {numbers[index[key]]})"
+            )
+        index[key] = len(keys)
+        keys.append(key)
+        numbers.append(number)
+        moves.append(move)
+    if not keys:
         raise Unreadable(f"{path}: no node line (a proof needs at least its root)")
-    return Proof(claim or "win", rules, rules_line, lines, root)
+    return Proof(claim or "win", rules, rules_line, index, keys, numbers, moves)
 
 
 # ---------------------------------------------------------------------------------------
@@ -385,104 +437,128 @@ def describe(value):
 
 class Checker:
     """Checks one proof under one set of rules; `check` returns the summary line or raises
-    ProofError. `probe` maps a list of positions to their table values (None: no tables)."""
+    ProofError. `probe` maps a list of positions to their table values (None: no tables).
+    Positions are ids (see the comment on END above); `keys[i]` is position i's number and
+    `name(i)` its string."""
 
     def __init__(self, proof, rules, probe=None):
         self.proof, self.rules, self.probe = proof, rules, probe
-        self.lines = proof.lines
-        self.root = proof.root
+        self.index, self.keys = proof.index, proof.keys
+        self.lines = len(proof.moves)  # the ids of the lines' positions are below this
         self.win = proof.claim == "win"
-        root_side = self.root[0]
-        self.prover = root_side if self.lines[self.root].move != "all" else ref.other(root_side)
+        root_side = side_of(self.keys[0])
+        self.prover = root_side if proof.moves[0] != ALL else ref.other(root_side)
         self.moves = {}  # legal moves of line positions seen but not yet expanded
-        self.terminal = {}  # position -> whether its side to move has no legal move
-        self.edges = {}  # line position -> (the positions its moves lead to, their bits)
-        self.order = [self.root]  # every position reached, in the order first reached
-        self.came_from = {}  # position -> the parent that first reached it
-        self.postorder = []
+        self.terminal = bytearray(self.lines)  # by id: 0 not known yet, 1 can move, 2 cannot
+        self.first = array.array("q", [-1]) * self.lines  # by line: its first edge, -1 until expanded
+        self.degree = array.array("i", [0]) * self.lines  # by line: its number of edges
+        self.children = array.array("i")  # by edge: the id it leads to
+        self.bits = bytearray()  # by edge: END, LINE or LEAF, QUIET, BACK
+        self.order = array.array("i", [0])  # every position reached, in the order first reached
+        self.came_from = array.array("i", [-1]) * self.lines  # by id: the parent that first reached it
+        self.postorder = array.array("i")
 
-    def line_no(self, key):
+    def id_of(self, key):
+        """The id of a position's number, given one if it has none yet."""
+        i = self.index.get(key)
+        if i is None:
+            i = self.index[key] = len(self.keys)
+            self.keys.append(key)
+            self.terminal.append(0)
+            self.came_from.append(-1)
+        return i
+
+    def name(self, i):
+        """The string of position i."""
+        return text_of(self.keys[i])
+
+    def line_no(self, i):
         """The line number of a position's line."""
-        return self.lines[key].number
+        return self.proof.numbers[i]
 
-    def legal(self, key):
+    def edges(self, i):
+        """The edges of an expanded line, as a range of edge numbers."""
+        return range(self.first[i], self.first[i] + self.degree[i])
+
+    def legal(self, i):
         """The legal moves of a line's position: every path where the prover plays from it
         (to read its MOVE), one per move where the opponent does."""
-        if key not in self.moves:
-            board, side = ref.parse_position(key)
-            self.moves[key] = ref.legal_moves(board, side, self.rules.moves, all_paths=side == self.prover)
-        return self.moves[key]
+        if i not in self.moves:
+            board, side = decode(self.keys[i])
+            self.moves[i] = ref.legal_moves(board, side, self.rules.moves, all_paths=side == self.prover)
+        return self.moves[i]
 
-    def is_terminal(self, key):
-        """Whether the side to move in `key` has no legal move (cached)."""
-        if key not in self.terminal:
-            if key in self.lines:
-                self.terminal[key] = not self.legal(key)
+    def is_terminal(self, i):
+        """Whether the side to move in position i has no legal move (cached)."""
+        if not self.terminal[i]:
+            if i < self.lines:
+                stuck = not self.legal(i)
             else:
-                board, side = ref.parse_position(key)
-                self.terminal[key] = not has_move(board, side, self.rules.moves)
-        return self.terminal[key]
+                board, side = decode(self.keys[i])
+                stuck = not has_move(board, side, self.rules.moves)
+            self.terminal[i] = 2 if stuck else 1
+        return self.terminal[i] == 2
 
-    def expand(self, key):
-        """The edges of a line: its MOVE's, or every legal reply of an `all` line, as the
-        positions they lead to and their bits (QUIET only, until classified). The notation
-        of a move is worked out again when a message needs it (`move_text`)."""
-        board, side = ref.parse_position(key)
-        moves = self.legal(key)
-        del self.moves[key]
-        line = self.lines[key]
-        if line.move != "all":
-            move, reason = find_move(board, side, self.rules.moves, line.move, moves)
+    def expand(self, i):
+        """Records the edges of line i: its MOVE's, or every legal reply of an `all` line,
+        as the positions they lead to and their bits (QUIET only, until classified). The
+        notation of a move is worked out again when a message needs it (`move_text`)."""
+        board, side = decode(self.keys[i])
+        moves = self.legal(i)
+        del self.moves[i]
+        text = self.proof.moves[i]
+        if text != ALL:
+            move, reason = find_move(board, side, self.rules.moves, text, moves)
             if move is None:
-                raise ProofError(f"line {line.number}: {key}: {reason}")
+                raise ProofError(f"line {self.line_no(i)}: {self.name(i)}: {reason}")
             moves = [move]
-        children = [self.child(board, side, move) for move in moves]
-        return children, bytearray(QUIET if move[0] == "-" and board[move[1][0]][1] else 0 for move in moves)
-
-    def out(self, key):
-        """The edges of a line as (position, bits) pairs."""
-        return zip(*self.edges[key]) if key in self.edges else ()
+        self.first[i] = len(self.children)
+        self.degree[i] = len(moves)
+        for move in moves:
+            self.children.append(self.id_of(self.child(board, side, move)))
+            self.bits.append(QUIET if move[0] == "-" and board[move[1][0]][1] else 0)
 
     def child(self, board, side, move):
-        """The position `move` leads to (interned: a position reached from many lines is
-        kept once)."""
-        return sys.intern(ref.position_string(ref.play(board, side, move, self.rules.moves), ref.other(side)))
+        """The number of the position `move` leads to."""
+        return encode(ref.play(board, side, move, self.rules.moves), ref.other(side))
 
-    def move_text(self, key, child):
-        """The notation of the move of `key`'s line that leads to `child`, for a message."""
-        board, side = ref.parse_position(key)
-        line = self.lines[key]
-        if line.move != "all":
-            return ref.notation(find_move(board, side, self.rules.moves, line.move)[0])
+    def move_text(self, i, child):
+        """The notation of the move of line i that leads to position `child`, for a message."""
+        board, side = decode(self.keys[i])
+        text = self.proof.moves[i]
+        if text != ALL:
+            return ref.notation(find_move(board, side, self.rules.moves, text)[0])
         for move in ref.legal_moves(board, side, self.rules.moves):
-            if self.child(board, side, move) == child:
+            if self.child(board, side, move) == self.keys[child]:
                 return ref.notation(move)
-        raise AssertionError(f"no move of {key} leads to {child}")
+        raise AssertionError(f"no move of {self.name(i)} leads to {self.name(child)}")
 
-    def classify(self, key, child):
-        """Applies rules 1 and 3 of docs/proof-format.md to the position a move leads to:
-        END (the opponent cannot move), LINE (a line of the right kind) or LEAF (to be
-        settled by the tables, a cycle or the no-progress count)."""
-        line = self.lines[key]
+    def classify(self, i, child):
+        """Applies rules 1 and 3 of docs/proof-format.md to the position a move of line i
+        leads to: END (the opponent cannot move), LINE (a line of the right kind) or LEAF (to
+        be settled by the tables, a cycle or the no-progress count)."""
+        side = side_of(self.keys[child])
         if self.is_terminal(child):
-            if child[0] == self.prover:
+            if side == self.prover:
                 raise ProofError(
-                    f"line {line.number}: after {self.move_text(key, child)} in {key}, {COLOUR[self.prover]} (the prover)"
-                    f" has no legal move in {child}: a loss"
+                    f"line {self.line_no(i)}: after {self.move_text(i, child)} in {self.name(i)}, {COLOUR[side]} (the"
+                    f" prover) has no legal move in {self.name(child)}: a loss"
                 )
             return END
-        if child not in self.lines:
+        if child >= self.lines:
             return LEAF
-        child_line = self.lines[child]
-        if child[0] == self.prover and child_line.move == "all":
+        all_line = self.proof.moves[child] == ALL
+        if side == self.prover and all_line:
             raise ProofError(
-                f"line {child_line.number}: {child} is `all`, but {COLOUR[self.prover]}, the prover, is to move"
-                f" there (it needs a move; reached by {self.move_text(key, child)} in {key}, line {line.number})"
+                f"line {self.line_no(child)}: {self.name(child)} is `all`, but {COLOUR[side]}, the prover, is to"
+                f" move there (it needs a move; reached by {self.move_text(i, child)} in {self.name(i)}, line"
+                f" {self.line_no(i)})"
             )
-        if child[0] != self.prover and child_line.move != "all":
+        if side != self.prover and not all_line:
             raise ProofError(
-                f"line {child_line.number}: {child} has a move, but {COLOUR[child[0]]}, the opponent, is to"
-                f" move there (it needs `all`; reached by {self.move_text(key, child)} in {key}, line {line.number})"
+                f"line {self.line_no(child)}: {self.name(child)} has a move, but {COLOUR[side]}, the opponent, is"
+                f" to move there (it needs `all`; reached by {self.move_text(i, child)} in {self.name(i)}, line"
+                f" {self.line_no(i)})"
             )
         return LINE
 
@@ -492,120 +568,135 @@ class Checker:
         first). Raises ProofError for an illegal or ambiguous move, a line of the wrong kind,
         a lost position, and a cycle in a `win` proof (in a `hold` proof it marks the edge)."""
         on_line, done = 1, 2
-        state = {self.root: on_line}
-        self.edges[self.root] = self.expand(self.root)
-        stack = [[self.root, 0]]
+        state = bytearray(self.lines)  # by line: 0 not reached, on_line, done
+        state[0] = on_line
+        self.expand(0)
+        stack = [[0, self.first[0], self.first[0] + self.degree[0]]]
         while stack:
             frame = stack[-1]
-            key, i = frame
-            children, bits = self.edges[key]
-            if i == len(children):
-                state[key] = done
-                self.postorder.append(key)
+            i, e, end = frame
+            if e == end:
+                state[i] = done
+                self.postorder.append(i)
                 stack.pop()
                 continue
-            frame[1] = i + 1
-            child = children[i]
-            kind = self.classify(key, child)
-            bits[i] |= kind
-            if child not in self.came_from and child != self.root:
-                self.came_from[child] = key
+            frame[1] = e + 1
+            child = self.children[e]
+            kind = self.classify(i, child)
+            self.bits[e] |= kind
+            if self.came_from[child] < 0 and child != 0:
+                self.came_from[child] = i
                 self.order.append(child)
             if kind != LINE:
                 continue
-            if state.get(child) == on_line:
+            if state[child] == on_line:
                 if self.win:
                     raise ProofError(
-                        f"line {self.line_no(key)}: {self.move_text(key, child)} in {key} comes back to {child} (line"
-                        f" {self.line_no(child)}), which is already on the line: a cycle is a draw, not a win"
+                        f"line {self.line_no(i)}: {self.move_text(i, child)} in {self.name(i)} comes back to"
+                        f" {self.name(child)} (line {self.line_no(child)}), which is already on the line: a cycle is a"
+                        " draw, not a win"
                     )
-                bits[i] |= BACK
-            elif child not in state:
+                self.bits[e] |= BACK
+            elif not state[child]:
                 state[child] = on_line
-                self.edges[child] = self.expand(child)
-                stack.append([child, 0])
+                self.expand(child)
+                stack.append([child, self.first[child], self.first[child] + self.degree[child]])
 
     def longest_line(self):
         """The longest line in plies. A line ends at a leaf, or with the move that comes back
         to a position already on it (postorder is a reverse topological order of the other
         edges)."""
-        height = {}
-        for key in self.postorder:
-            height[key] = max(
-                1 + (height[child] if b & (KIND | BACK) == LINE else 0) for child, b in self.out(key)
-            )
-        return height[self.root]
+        height = array.array("i", [0]) * self.lines
+        children, bits = self.children, self.bits
+        for i in self.postorder:
+            height[i] = max(1 + (height[children[e]] if bits[e] & (KIND | BACK) == LINE else 0) for e in self.edges(i))
+        return height[0]
 
-    def quiet_run(self, key, count, via):
-        """The quiet plies that lead to `key` along `via` (position -> parent), as text for an
-        error message (empty when there are none). The move into a position is quiet exactly
-        when its count is not 0."""
+    def quiet_run(self, i, count, via):
+        """The quiet plies that lead to position i along `via` (by id, its parent), as text
+        for an error message (empty when there are none). The move into a position is quiet
+        exactly when its count is not 0."""
         moves = []
-        while key in via and count[key] > 0:
-            parent = via[key]
-            moves.append(self.move_text(parent, key))
-            key = parent
-        return f" (from {key}: {' '.join(reversed(moves))})" if moves else ""
+        while via[i] >= 0 and count[i] > 0:
+            parent = via[i]
+            moves.append(self.move_text(parent, i))
+            i = parent
+        return f" (from {self.name(i)}: {' '.join(reversed(moves))})" if moves else ""
+
+    def no_counts(self):
+        """A count and a parent for every id, none known (-1)."""
+        n = len(self.keys)
+        return array.array("i", [-1]) * n, array.array("i", [-1]) * n
 
     def counts_win(self):
-        """The no-progress count of every position of a `win` proof: the longest run of quiet
-        plies that reaches it, and the move that gives it (for the error message)."""
-        count, via = {self.root: 0}, {}
-        for key in reversed(self.postorder):
-            for child, b in self.out(key):
+        """The no-progress count of every position of a `win` proof (by id, -1 for none):
+        the longest run of quiet plies that reaches it, and the move that gives it (by id,
+        the parent, for the error message)."""
+        count, via = self.no_counts()
+        count[0] = 0
+        children, bits = self.children, self.bits
+        for i in reversed(self.postorder):
+            for e in self.edges(i):
+                b = bits[e]
                 if b & END:
                     continue
-                q = count[key] + 1 if b & QUIET else 0
-                if q > count.get(child, -1):
+                child = children[e]
+                q = count[i] + 1 if b & QUIET else 0
+                if q > count[child]:
                     count[child] = q
-                    via[child] = key
+                    via[child] = i
         return count, via
 
     def counts_hold(self):
         """The no-progress count of every position of a `hold` proof: the shortest run of
         quiet plies that reaches it (a breadth-first search from the root and from every
         position a capture or a man move reaches)."""
-        count, via = {self.root: 0}, {}
-        queue = collections.deque([self.root])
-        for key in self.postorder:
-            for child, b in self.out(key):
-                if not b & (END | QUIET) and child not in count:
+        count, via = self.no_counts()
+        count[0] = 0
+        children, bits = self.children, self.bits
+        queue = collections.deque([0])
+        for i in self.postorder:
+            for e in self.edges(i):
+                child = children[e]
+                if not bits[e] & (END | QUIET) and count[child] < 0:
                     count[child] = 0
-                    via[child] = key
+                    via[child] = i
                     queue.append(child)
         while queue:
-            key = queue.popleft()
-            for child, b in self.out(key):
-                if b & (END | QUIET) == QUIET and child not in count:
-                    count[child] = count[key] + 1
-                    via[child] = key
+            i = queue.popleft()
+            if i >= self.lines or self.first[i] < 0:
+                continue
+            for e in self.edges(i):
+                child = children[e]
+                if bits[e] & (END | QUIET) == QUIET and count[child] < 0:
+                    count[child] = count[i] + 1
+                    via[child] = i
                     queue.append(child)
         return count, via
 
     def check_root(self):
         """Rule 1 at the root, and the root as a table position. Returns the summary's tail
         when that settles the proof, else None."""
-        line = self.lines[self.root]
-        board, side = ref.parse_position(self.root)
-        if self.is_terminal(self.root):
+        root = self.name(0)
+        board, side = decode(self.keys[0])
+        if self.is_terminal(0):
             if side == self.prover:
                 raise ProofError(
-                    f"line {line.number}: {COLOUR[side]} (the prover) has no legal move in the root"
-                    f" {self.root}: a loss"
+                    f"line {self.line_no(0)}: {COLOUR[side]} (the prover) has no legal move in the root {root}: a loss"
                 )
             return "the opponent has no legal move"
         if self.probe is None:
             return None
-        value = for_prover(self.probe([self.root]).get(self.root), self.root, self.prover)
+        value = for_prover(self.probe([root]).get(root), root, self.prover)
         limit = self.rules.limit
         if value is None or not (
             value[0] == "win" and (limit is None or value[1] <= limit) or not self.win and value[0] == "draw"
         ):
             return None
-        if line.move != "all":
-            move, reason = find_move(board, side, self.rules.moves, line.move)
+        if self.proof.moves[0] != ALL:
+            move, reason = find_move(board, side, self.rules.moves, self.proof.moves[0])
             if move is None:
-                raise ProofError(f"line {line.number}: {self.root}: {reason}")
+                raise ProofError(f"line {self.line_no(0)}: {root}: {reason}")
         return f"the root is in the tables as {describe(value)}"
 
     def check(self):
@@ -616,56 +707,58 @@ class Checker:
             self.explore()
             # Every position reached but those that end the game, with its no-progress count.
             count, via = self.counts_win() if self.win else self.counts_hold()
-            leaves = [k for k in self.order if k in count and k not in self.lines]
-            wanted = [k for k in leaves if limit is None or count[k] < limit]
+            leaves = [i for i in self.order if count[i] >= 0 and i >= self.lines]
+            wanted = [self.name(i) for i in leaves if limit is None or count[i] < limit]
             values = self.probe(wanted) if self.probe and wanted else {}
-            for key in self.order:
-                if key not in count or key == self.root:
+            for i in self.order:
+                if count[i] < 0 or i == 0:
                     continue
-                if key not in self.lines:
-                    self.check_leaf(key, values.get(key), count, via)
-                elif self.win and limit is not None and count[key] >= limit:
-                    raise self.no_progress(key, count, via)
-        unreached = len(self.lines) - sum(1 for key in self.order if key in self.lines)
+                if i >= self.lines:
+                    self.check_leaf(i, values.get(self.name(i)), count, via)
+                elif self.win and limit is not None and count[i] >= limit:
+                    raise self.no_progress(i, count, via)
+        unreached = self.lines - sum(1 for i in self.order if i < self.lines)
         plies = 0 if settled else self.longest_line()
         summary = (
             f"proof holds: {self.rules.text}, {COLOUR[self.prover]} "
             + ("wins" if self.win else "holds at least a draw")
-            + f" from {self.root} ({plural(len(self.lines), 'line')}, {plural(len(self.order), 'position')},"
+            + f" from {self.name(0)} ({plural(self.lines, 'line')}, {plural(len(self.order), 'position')},"
             + f" longest line {plural(plies, 'ply', 'plies')}"
         )
         if unreached:
             summary += f", {unreached} not reached"
         return summary + (f"; {settled})" if settled else ")")
 
-    def no_progress(self, key, count, via):
+    def no_progress(self, i, count, via):
         """The error for a position of a `win` proof reached with its no-progress count at
         the limit."""
-        parent, q = via[key], count[key]
+        parent, q = via[i], count[i]
         return ProofError(
-            f"line {self.line_no(parent)}: {self.move_text(parent, key)} in {parent} reaches {key} after"
-            f" {plural(q, 'ply', 'plies')} without a capture or a man move, the no-progress limit"
-            f" ({self.rules.limit}): a draw, not a win" + self.quiet_run(key, count, via)
+            f"line {self.line_no(parent)}: {self.move_text(parent, i)} in {self.name(parent)} reaches {self.name(i)}"
+            f" after {plural(q, 'ply', 'plies')} without a capture or a man move, the no-progress limit"
+            f" ({self.rules.limit}): a draw, not a win" + self.quiet_run(i, count, via)
         )
 
-    def check_leaf(self, key, value, count, via):
+    def check_leaf(self, i, value, count, via):
         """Rules 2, 4, 5 and 6 for a position without a line, reached with its count."""
-        limit, q = self.rules.limit, count[key]
-        parent = self.came_from[key]
-        where = f"line {self.line_no(parent)}: after {self.move_text(parent, key)} in {parent}, {key} has no line"
+        limit, q, key = self.rules.limit, count[i], self.name(i)
+        parent = self.came_from[i]
+        where = (
+            f"line {self.line_no(parent)}: after {self.move_text(parent, i)} in {self.name(parent)}, {key} has no line"
+        )
         value = for_prover(value, key, self.prover)
         if self.win:
             if limit is not None and q >= limit:
-                raise self.no_progress(key, count, via)
+                raise self.no_progress(i, count, via)
             if value is not None and value[0] == "win":
                 if limit is None or q + value[1] <= limit:
                     return
-                parent = via[key]  # the line of play with the most quiet plies
+                parent = via[i]  # the line of play with the most quiet plies
                 raise ProofError(
-                    f"line {self.line_no(parent)}: after {self.move_text(parent, key)} in {parent}, {key} has no"
-                    f" line, and the tables give {describe(value)}, but it is reached after"
+                    f"line {self.line_no(parent)}: after {self.move_text(parent, i)} in {self.name(parent)}, {key} has"
+                    f" no line, and the tables give {describe(value)}, but it is reached after"
                     f" {plural(q, 'quiet ply', 'quiet plies')}: {q} + {value[1]} is over the no-progress limit"
-                    f" ({limit})" + self.quiet_run(key, count, via)
+                    f" ({limit})" + self.quiet_run(i, count, via)
                 )
         else:
             if value is not None and value[0] in ("win", "draw"):
