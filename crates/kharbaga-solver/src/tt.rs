@@ -112,16 +112,22 @@ impl Tt {
         (key as usize) & self.mask & !(BUCKET - 1)
     }
 
-    /// Asks the processor to fetch the bucket of `key` ahead of a [`Tt::get`].
+    /// Asks the processor to fetch the bucket of `key` ahead of a [`Tt::get`]. A bucket is
+    /// 96 bytes, so it spans two cache lines: both are fetched (the first line alone left
+    /// the search waiting on the other: `perf annotate` put three quarters of the leaf's own
+    /// time on the keys of the bucket's last two entries).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             let b = self.bucket(key);
-            // SAFETY: a prefetch has no effect on memory; the address is in the table.
+            // SAFETY: a prefetch has no effect on memory; both addresses are in the bucket,
+            // its first byte and its last.
             unsafe {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(b).cast());
+                let first = self.entries.as_ptr().add(b).cast::<i8>();
+                _mm_prefetch::<_MM_HINT_T0>(first);
+                _mm_prefetch::<_MM_HINT_T0>(first.add(BUCKET * std::mem::size_of::<Entry>() - 1));
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
