@@ -2,9 +2,11 @@
 //! with what a solved position's result depends on.
 //!
 //! A position's key is its hash mixed with the prover, so the searches for both sides share
-//! one table. Buckets of four entries; a new entry replaces an open entry before a solved one
-//! (proofs are written from the solved ones), and among those the one with the least work
-//! (nodes searched below it), so the large subtrees stay.
+//! one table. Buckets of three entries, each bucket one cache line (64 bytes: the full keys,
+//! then each entry's numbers packed in 13 bytes), so a probe waits for one line of memory; a
+//! new entry replaces an open entry before a solved one (proofs are written from the solved
+//! ones), and among those the one with the least work (nodes searched below it), so the large
+//! subtrees stay.
 //!
 //! A solved entry records the range of no-progress counts it holds for: a proof holds when
 //! the count at the position plus its `aux` (the longest run of plies without a capture or a
@@ -24,11 +26,12 @@ pub const INF: u32 = u32::MAX / 4;
 pub struct Entry {
     /// The key (hash and prover); 0 marks an empty slot.
     pub key: u64,
-    /// The proof number: 0 when proven.
+    /// The proof number: 0 when proven (stored up to [`INF`]).
     pub pn: u32,
-    /// The disproof number: 0 when disproven.
+    /// The disproof number: 0 when disproven (stored up to [`INF`]).
     pub dn: u32,
-    /// Nodes searched below this position (saturating): the replacement priority.
+    /// Nodes searched below this position (saturating): the replacement priority. Stored
+    /// with 7 significant bits (exact below 128), so it reads back rounded down.
     pub work: u32,
     /// For a proof: the longest line to the end, in plies (used to pick the move of a proof
     /// so that proofs have no cycle).
@@ -38,17 +41,7 @@ pub struct Entry {
     pub aux: u16,
 }
 
-// SAFETY: plain integers: all zero is the empty entry.
-unsafe impl Zeroable for Entry {}
-
 impl Entry {
-    /// How much the entry is worth keeping: solved entries before open ones (a proof is
-    /// written from them), then by work.
-    fn keep(&self) -> u64 {
-        let solved = self.pn == 0 || self.dn == 0;
-        (u64::from(solved) << 32) | u64::from(self.work)
-    }
-
     /// Whether the entry is a proof valid at no-progress count `q` under `limit`.
     pub fn proof_at(&self, q: u32, limit: u32) -> bool {
         self.pn == 0 && q.saturating_add(u32::from(self.aux)) < limit
@@ -60,14 +53,86 @@ impl Entry {
     }
 }
 
-/// The table: a power-of-two number of entries in buckets of four.
-pub struct Tt {
-    entries: Slots<Entry>,
-    mask: usize,
-    stores: u64,
+/// Entries in a bucket.
+const BUCKET: usize = 3;
+
+/// The bytes of an entry's numbers in a bucket.
+const PACKED: usize = 13;
+
+/// One cache line of the table: the keys of three entries, then their numbers.
+#[derive(Copy, Clone)]
+#[repr(C, align(64))]
+struct Bucket {
+    keys: [u64; BUCKET],
+    numbers: [[u8; PACKED]; BUCKET],
 }
 
-const BUCKET: usize = 4;
+// SAFETY: plain bytes: all zero is a bucket of empty slots.
+unsafe impl Zeroable for Bucket {}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// An entry's numbers in 104 bits: the proof and disproof numbers in 30 bits each (up to
+/// [`INF`]), `dist` and `aux` in 16 each, and the work's code in 12.
+fn pack(e: &Entry) -> [u8; PACKED] {
+    let v = u128::from(e.pn.min(INF))
+        | u128::from(e.dn.min(INF)) << 30
+        | u128::from(e.dist) << 60
+        | u128::from(e.aux) << 76
+        | u128::from(work_code(e.work)) << 92;
+    let mut out = [0; PACKED];
+    out.copy_from_slice(&v.to_le_bytes()[..PACKED]);
+    out
+}
+
+/// The entry of `key` with the numbers `bytes` ([`pack`]).
+fn unpack(key: u64, bytes: &[u8; PACKED]) -> Entry {
+    let mut all = [0; 16];
+    all[..PACKED].copy_from_slice(bytes);
+    let v = u128::from_le_bytes(all);
+    let field = |shift: u32, bits: u32| ((v >> shift) & ((1 << bits) - 1)) as u32;
+    Entry {
+        key,
+        pn: field(0, 30),
+        dn: field(30, 30),
+        dist: field(60, 16) as u16,
+        aux: field(76, 16) as u16,
+        work: work_of(field(92, 12)),
+    }
+}
+
+/// The work as a small float that keeps the order: exact below 128, then 7 significant
+/// bits (codes up to 1,727).
+fn work_code(work: u32) -> u32 {
+    if work < 128 {
+        return work;
+    }
+    let shift = 32 - work.leading_zeros() - 7;
+    (shift << 6) + (work >> shift)
+}
+
+/// The least work of a code ([`work_code`]).
+fn work_of(code: u32) -> u32 {
+    if code < 128 {
+        return code;
+    }
+    let shift = code / 64 - 1;
+    (code - (shift << 6)) << shift
+}
+
+/// How much an entry is worth keeping: solved entries before open ones (a proof is written
+/// from them), then by work.
+fn keep(bytes: &[u8; PACKED]) -> u64 {
+    let e = unpack(0, bytes);
+    let solved = e.pn == 0 || e.dn == 0;
+    (u64::from(solved) << 32) | u64::from(e.work)
+}
+
+/// The table: a power-of-two number of buckets.
+pub struct Tt {
+    buckets: Slots<Bucket>,
+    mask: usize,
+}
 
 /// Mixes the prover into a position's hash.
 pub fn key(hash: u64, prover: Color) -> u64 {
@@ -81,53 +146,45 @@ pub fn key(hash: u64, prover: Color) -> u64 {
 impl Tt {
     /// A table of about `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Tt {
-        let want = (mib << 20) / std::mem::size_of::<Entry>();
-        let mut n = BUCKET;
+        let want = (mib << 20) / std::mem::size_of::<Bucket>();
+        let mut n = 1;
         while n * 2 <= want {
             n *= 2;
         }
         Tt {
-            entries: Slots::new(n),
+            buckets: Slots::new(n),
             mask: n - 1,
-            stores: 0,
         }
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.buckets.fill(Bucket {
+            keys: [0; BUCKET],
+            numbers: [[0; PACKED]; BUCKET],
+        });
     }
 
     /// The number of entries.
     pub fn capacity(&self) -> usize {
-        self.entries.len()
+        self.buckets.len() * BUCKET
     }
 
-    /// The number of stores made so far.
-    pub fn stores(&self) -> u64 {
-        self.stores
-    }
-
+    /// The bucket of `key` (its lowest bit is always set, so it is left out).
     fn bucket(&self, key: u64) -> usize {
-        (key as usize) & self.mask & !(BUCKET - 1)
+        (key >> 1) as usize & self.mask
     }
 
-    /// Asks the processor to fetch the bucket of `key` ahead of a [`Tt::get`]. A bucket is
-    /// 96 bytes, so it spans two cache lines: both are fetched (the first line alone left
-    /// the search waiting on the other: `perf annotate` put three quarters of the leaf's own
-    /// time on the keys of the bucket's last two entries).
+    /// Asks the processor to fetch the bucket of `key` ahead of a [`Tt::get`].
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             let b = self.bucket(key);
-            // SAFETY: a prefetch has no effect on memory; both addresses are in the bucket,
-            // its first byte and its last.
+            // SAFETY: a prefetch has no effect on memory; the address is in the table.
             unsafe {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                let first = self.entries.as_ptr().add(b).cast::<i8>();
-                _mm_prefetch::<_MM_HINT_T0>(first);
-                _mm_prefetch::<_MM_HINT_T0>(first.add(BUCKET * std::mem::size_of::<Entry>() - 1));
+                _mm_prefetch::<_MM_HINT_T0>(self.buckets.as_ptr().add(b).cast());
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -136,43 +193,34 @@ impl Tt {
 
     /// The entry of `key`, if stored.
     pub fn get(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        self.entries[b..b + BUCKET]
-            .iter()
-            .find(|e| e.key == key)
-            .copied()
+        let bucket = &self.buckets[self.bucket(key)];
+        let i = bucket.keys.iter().position(|&k| k == key)?;
+        Some(unpack(key, &bucket.numbers[i]))
     }
 
-    /// Stores `entry` (its key included), replacing the same key or the least-worked entry
-    /// of the bucket.
+    /// Stores `entry` (its key included), replacing the same key, an empty slot, or the
+    /// least-worked entry of the bucket.
     pub fn put(&mut self, entry: Entry) {
-        self.stores += 1;
         let b = self.bucket(entry.key);
-        let bucket = &mut self.entries[b..b + BUCKET];
-        let slot = match bucket.iter().position(|e| e.key == entry.key) {
+        let bucket = &mut self.buckets[b];
+        let slot = match bucket.keys.iter().position(|&k| k == entry.key) {
             Some(i) => i,
             None => {
                 let mut best = 0;
-                for (i, e) in bucket.iter().enumerate() {
-                    if e.key == 0 {
+                for i in 0..BUCKET {
+                    if bucket.keys[i] == 0 {
                         best = i;
                         break;
                     }
-                    if e.keep() < bucket[best].keep() {
+                    if keep(&bucket.numbers[i]) < keep(&bucket.numbers[best]) {
                         best = i;
                     }
                 }
                 best
             }
         };
-        bucket[slot] = entry;
-    }
-
-    /// The share of slots in use, in per mille, from the first thousand buckets.
-    pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(4000);
-        let used = self.entries[..n].iter().filter(|e| e.key != 0).count();
-        (used * 1000 / n) as u32
+        bucket.keys[slot] = entry.key;
+        bucket.numbers[slot] = pack(&entry);
     }
 }
 
@@ -184,9 +232,11 @@ mod tests {
     fn a_stored_entry_is_found_and_the_least_worked_is_replaced() {
         let mut tt = Tt::new(0);
         assert_eq!(tt.capacity(), BUCKET);
-        for k in 1..=4u64 {
+        for k in 1..=3u64 {
             tt.put(Entry {
                 key: k * 8 + 1,
+                pn: 5,
+                dn: 7,
                 work: k as u32 * 10,
                 ..Entry::default()
             });
@@ -194,11 +244,67 @@ mod tests {
         assert_eq!(tt.get(17).map(|e| e.work), Some(20));
         tt.put(Entry {
             key: 99,
+            pn: 1,
+            dn: 1,
             work: 5,
             ..Entry::default()
         });
         assert_eq!(tt.get(9), None, "the entry with the least work goes");
-        assert!(tt.get(99).is_some() && tt.get(33).is_some());
+        assert!(tt.get(99).is_some() && tt.get(25).is_some());
+        // A solved entry stays before an open one with more work.
+        tt.put(Entry {
+            key: 41,
+            pn: 0,
+            dn: INF,
+            work: 1,
+            ..Entry::default()
+        });
+        assert_eq!(tt.get(99), None);
+        tt.put(Entry {
+            key: 57,
+            pn: 3,
+            dn: 3,
+            work: 1_000_000,
+            ..Entry::default()
+        });
+        assert!(tt.get(41).is_some(), "the solved entry stays");
+        assert_eq!(tt.get(17), None, "the open entry with the least work goes");
+    }
+
+    #[test]
+    fn an_entry_reads_back_as_stored_with_its_work_rounded_down() {
+        let mut tt = Tt::new(1);
+        let entries = [
+            (0, INF, 0, u16::MAX, u16::MAX),
+            (INF, 0, 127, 0, 99),
+            (12_345, 678_901, 128, 103, 0),
+            (1, 2, u32::MAX, 1, 2),
+        ];
+        for (i, &(pn, dn, work, dist, aux)) in entries.iter().enumerate() {
+            let e = Entry {
+                key: (i as u64) << 20 | 1,
+                pn,
+                dn,
+                work,
+                dist,
+                aux,
+            };
+            tt.put(e);
+            let back = tt.get(e.key).unwrap();
+            assert_eq!((back.pn, back.dn, back.dist, back.aux), (pn, dn, dist, aux));
+            assert!(back.work <= work && work - back.work <= work / 64);
+        }
+        // The work's code keeps the order, exactly below 128.
+        let mut last = 0;
+        for w in (0..200_000u32).chain([u32::MAX - 1, u32::MAX]) {
+            let code = work_code(w);
+            assert!(code >= last && code < 1 << 12);
+            assert_eq!(work_code(work_of(code)), code);
+            if w < 128 {
+                assert_eq!(work_of(code), w);
+            }
+            last = code;
+        }
     }
 
     #[test]
