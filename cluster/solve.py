@@ -203,6 +203,30 @@ def prune(kharbaga, rules, tables, root, workdir, run_id):
     return value, needed
 
 
+def decides(kharbaga, rules, tables, root, workdir, position):
+    """Whether the part at `position` (left unknown) alone can decide the root: the root's
+    value would be known if that part were a win, or a loss, for its side to move, with the
+    other parts' results so far (`kharbaga solve --combine`, each value assumed in turn in
+    a file of its own that is removed after)."""
+    files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
+                                      if re.fullmatch(r"part-\d+\.out", name))
+    cmd = solve_command(kharbaga, rules, tables, root)
+    for value in ("win", "loss"):
+        name = f"assume-{uuid.uuid4().hex[:8]}.out"
+        path = os.path.join(workdir, name)
+        write_atomically(path, f"result: {position} {value}\n")
+        try:
+            out = run_command(cmd + ["--combine", *files, name], cwd=workdir)
+        finally:
+            os.remove(path)
+        if out.returncode != 0:
+            raise RuntimeError(failure(cmd + ["--combine", "FRONTIER", "PARTS..."], out))
+        result = result_of(out.stdout)
+        if result and result["value"] != "unknown":
+            return True
+    return False
+
+
 class StillNeeded:
     """Whether a part is still needed, from the needed file, read again when it changes."""
 
@@ -474,7 +498,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
     futures = []
 
     def submit_next():
+        """Submits the next part still worth running (the `value` and `needed` of the last
+        look: a part that never ran is skipped once it cannot change the root)."""
         for i, x in waiting:
+            if i not in f["ran"] and (value or needed is not None and x not in needed):
+                continue
             futures.append(client.submit(
                 solve_part, kharbaga, args.rules, args.tables, args.hash, args.time_per_part,
                 args.nodes_per_part, workdir, i, x, root, early,
@@ -482,11 +510,51 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
             return futures[-1]
         return None
 
+    def split_part(i):
+        """Splits part i, left unknown at its limit, one level deeper in its own directory
+        and makes the split's result the part's own. Returns the exit status and the
+        split's combine (None when a command failed)."""
+        sub = os.path.join(workdir, f"part-{i}.split")
+        say(f"part-{i} {positions[i]}: unknown at its limit, split in {sub}")
+        os.makedirs(sub, exist_ok=True)
+        status, c = solve_tree(client, args, kharbaga, positions[i], "", sub, depth + 1,
+                               workers)
+        if c is None:
+            return status, None
+        values[i] = c["value"]
+        if c["value"] != "unknown":
+            adopt(workdir, i, c, sub)
+        say(f"part-{i} {positions[i]}: {c['value']}" + (f" {c['move']}" if c["move"] else "")
+            + " (split)")
+        return status, c
+
+    def split_deciding():
+        """Splits, in frontier order, each part left unknown (and not split yet) that alone
+        can decide the root now. Returns None, or the exit status when a command failed."""
+        nonlocal value, needed
+        if not early or depth >= args.split_unknown:
+            return None
+        for i in sorted(i for i, v in values.items() if v == "unknown" and i not in splits):
+            try:
+                if value or not client.submit(decides, kharbaga, args.rules, args.tables, root,
+                                              workdir, positions[i], pure=False).result():
+                    continue
+                splits.add(i)
+                status, c = split_part(i)
+                if c is None:
+                    return status
+                value, needed = still_needed()
+            except Exception as e:
+                print(f"FAILED: {e}", file=sys.stderr, flush=True)
+                return 1
+        return None
+
     running = as_completed([f for f in (submit_next() for _ in range(workers)) if f])
     values = {}
-    ran = already = 0
+    ran = already = reported = 0
     stopped = n - len(split) - len(todo)
     part_seconds = 0.0
+    splits = set()  # the parts split in this run
     for future in running:
         if future.status != "finished":
             print(f"FAILED: {future.exception()}", file=sys.stderr, flush=True)
@@ -494,33 +562,39 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
             print(f"{len(values) + stopped} of {n} parts done before the failure; run "
                   "again to resume", file=sys.stderr)
             return 1, None
+        r = future.result()
+        reported += 1
+        if r["stopped"]:
+            stopped += 1
+            say(f"[{reported}/{len(todo)}] part-{r['index']} {r['position']}: not needed, "
+                f"it cannot change the root's value ({r['seconds']:.2f}s, {r['worker']})")
+        else:
+            i = r["index"]
+            values[i] = r["value"]
+            part_seconds += r["seconds"]
+            if r["already"]:
+                already += 1
+                what = ("already done" if r["value"] != "unknown"
+                        else "a run before reached these limits")
+            else:
+                ran += 1
+                what = f"{r['seconds']:.2f}s"
+            shown = r["value"] + (f" {r['move']}" if r["move"] else "")
+            say(f"[{reported}/{len(todo)}] part-{i} {r['position']}: {shown} ({what}, "
+                f"{r['worker']}); so far {counts(list(values.values()))}")
+            # A part left unknown that alone can decide the root (with the results so far)
+            # is split now, before the parts not started yet: they may not be needed after.
+            status = split_deciding()
+            if status is not None:
+                client.cancel(futures)
+                return status, None
         following = submit_next()
         if following:
             running.add(following)
-        r = future.result()
-        done = len(values) + stopped + 1
-        if r["stopped"]:
-            stopped += 1
-            say(f"[{done}/{len(todo)}] part-{r['index']} {r['position']}: not needed, it "
-                f"cannot change the root's value ({r['seconds']:.2f}s, {r['worker']})")
-            continue
-        values[r["index"]] = r["value"]
-        part_seconds += r["seconds"]
-        if r["already"]:
-            already += 1
-            what = ("already done" if r["value"] != "unknown"
-                    else "a run before reached these limits")
-        else:
-            ran += 1
-            what = f"{r['seconds']:.2f}s"
-        value = r["value"] + (f" {r['move']}" if r["move"] else "")
-        say(f"[{done}/{len(todo)}] part-{r['index']} {r['position']}: {value} ({what}, "
-            f"{r['worker']}); so far {counts(list(values.values()))}")
 
-    # The parts a limit left unknown, split one level deeper, in frontier order.
-    deeper = sorted(split | {i for i, v in values.items() if v == "unknown"}
+    # The other parts a limit left unknown, split one level deeper, in frontier order.
+    deeper = sorted((split | {i for i, v in values.items() if v == "unknown"}) - splits
                     if depth < args.split_unknown else [])
-    splits = 0
     for i in deeper:
         try:
             value, needed = still_needed()
@@ -534,19 +608,10 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
             stopped += 1
             say(f"part-{i} {positions[i]}: not needed, it cannot change the root's value")
             continue
-        sub = os.path.join(workdir, f"part-{i}.split")
-        say(f"part-{i} {positions[i]}: unknown at its limit, split in {sub}")
-        os.makedirs(sub, exist_ok=True)
-        splits += 1
-        status, c = solve_tree(client, args, kharbaga, positions[i], "", sub, depth + 1,
-                               workers)
+        splits.add(i)
+        status, c = split_part(i)
         if c is None:
             return status, None
-        values[i] = c["value"]
-        if c["value"] != "unknown":
-            adopt(workdir, i, c, sub)
-        say(f"part-{i} {positions[i]}: {c['value']}" + (f" {c['move']}" if c["move"] else "")
-            + " (split)")
 
     c = client.submit(combine, kharbaga, args.rules, args.tables, root, workdir, n,
                       pure=False)
@@ -560,7 +625,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
     summary = (f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {already} "
                f"already done, {stopped} not needed): {counts(values)}")
     if splits:
-        summary += (f"\n{'  ' * depth}split: {splits} parts unknown at their limit, "
+        summary += (f"\n{'  ' * depth}split: {len(splits)} parts unknown at their limit, "
                     "each split in its part-I.split directory")
     if depth > 0:
         say(f"root {root}: {root_value}")

@@ -10,6 +10,7 @@ the parts not needed once the root is decided, and a run after it runs none; a l
 only one refuting part for each move (8-piece, 83 parts at 2 plies); at 1 ply and a node
 limit that leaves every part unknown, --split-unknown splits them again until the win
 is proven, without solving again the parts a run before left unknown at the same limits;
+a part left unknown that alone can decide the root is split before the parts not started;
 the stop kills
 a part's command while it runs. Another run finds the 3-piece tables in the default
 directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad
@@ -220,6 +221,34 @@ def main():
         check("a run after it finds the root decided and splits nothing",
               again.returncode == 0 and "no part runs" in again.stdout
               and "unknown at its limit, split" not in again.stdout, show(again))
+
+        # A part left unknown that alone can decide the root is split at once, before the
+        # parts not started yet. At 1 ply every White move here wins; the first part is
+        # made unknown (one node) and the others slow (3 s each before solving), so a
+        # driver that split only at the end would have the root decided by the second part
+        # and never split the first.
+        at_one = subprocess.run([kharbaga, "solve", "--position", POSITION, "--frontier", "1"],
+                                capture_output=True, text=True, env=ENV).stdout.splitlines()[1:]
+        critical = os.path.join(tmp, "critical-kharbaga")
+        others = " | ".join(f"*\" --position {x} \"*" for x in at_one[1:])
+        with open(critical, "w") as f:
+            f.write(f"""#!/bin/sh
+case " $* " in
+    *" --frontier "*|*" --combine "*|*" verify-proof "*) exec '{kharbaga}' "$@" ;;
+    *" --position {at_one[0]} "*) exec '{kharbaga}' "$@" --nodes 1 ;;
+    {others}) sleep 3 ;;
+esac
+exec '{kharbaga}' "$@"
+""")
+        os.chmod(critical, os.stat(critical).st_mode | stat.S_IXUSR)
+        first_split = driver(critical, os.path.join(tmp, "critical"), "--split-unknown", "1",
+                             plies=1)
+        summary = parts_line(first_split)
+        check("a part left unknown that alone decides the root is split before the others run",
+              first_split.returncode == 0
+              and re.search(rf"^part-0 {re.escape(at_one[0])}: loss \(split\)$",
+                            first_split.stdout, re.M)
+              and summary is not None and summary[1] <= 3, show(first_split))
 
         # The stop kills a part's command while it runs (here one that would sleep a minute).
         stop = threading.Event()
