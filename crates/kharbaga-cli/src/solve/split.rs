@@ -11,7 +11,7 @@
 
 use super::{color_name, result_line};
 use crate::args::CliError;
-use kharbaga::{Color, Move, Position, Rules};
+use kharbaga::{Color, Move, Position, PositionKey, PositionMap, Rules};
 use kharbaga_solver::extract::{Claim, Line};
 use kharbaga_solver::frontier::Tree;
 use kharbaga_solver::proof_file::{create, read_text, side_path, write_lines};
@@ -19,7 +19,6 @@ use kharbaga_solver::solve::Verdict;
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Wdl;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -255,34 +254,6 @@ fn unproven(pos: Position) -> CliError {
     ))
 }
 
-/// A position as a map key, hashed by its Zobrist hash alone (already well mixed).
-#[derive(Copy, Clone, PartialEq, Eq)]
-struct Key(Position);
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0.hash());
-    }
-}
-
-/// A hasher that passes a Zobrist hash through.
-#[derive(Default)]
-struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 /// A candidate line of a combined proof: one of the tree's, or one of a part's (its text).
 enum Candidate<'a> {
     Tree(&'a Line),
@@ -379,21 +350,21 @@ fn write_combined(
         }
     };
     // Each position's candidate line, the first one collected.
-    let mut index: HashMap<Key, Place, BuildHasherDefault<ZobristHasher>> = HashMap::default();
+    let mut index: PositionMap<Place> = PositionMap::default();
     for (i, line) in lines.iter().enumerate() {
         let at = place(0, i)?;
-        index.entry(Key(line.0)).or_insert(at);
+        index.entry(PositionKey(line.0)).or_insert(at);
     }
     for (k, part) in sources.iter().enumerate() {
         for (i, line) in part.lines.iter().enumerate() {
             let at = place(k + 1, i)?;
-            index.entry(Key(line.0)).or_insert(at);
+            index.entry(PositionKey(line.0)).or_insert(at);
         }
     }
     // The walk from the root: a line leads to the children after its moves; a child with a
     // line is walked once, a child without one (a game end or a table leaf) is a leaf.
     let mut stack: Vec<Place> = Vec::new();
-    if let Some(first) = lines.first().and_then(|l| index.get_mut(&Key(l.0))) {
+    if let Some(first) = lines.first().and_then(|l| index.get_mut(&PositionKey(l.0))) {
         first.0 |= REACHED;
         stack.push(*first);
     }
@@ -401,7 +372,7 @@ fn write_combined(
         let line = candidate(at);
         let pos = line.position();
         for mv in line.moves(rules)? {
-            if let Some(child) = index.get_mut(&Key(pos.play(&mv))) {
+            if let Some(child) = index.get_mut(&PositionKey(pos.play(&mv))) {
                 if child.0 & REACHED == 0 {
                     child.0 |= REACHED;
                     stack.push(*child);
@@ -410,7 +381,7 @@ fn write_combined(
         }
     }
     let written = |pos: &Position, source: usize, i: usize| {
-        index.get(&Key(*pos)) == Some(&(source as u32 | REACHED, i as u32))
+        index.get(&PositionKey(*pos)) == Some(&(source as u32 | REACHED, i as u32))
     };
     let mut out = create(path)?;
     writeln!(out, "# kharbaga proof")?;

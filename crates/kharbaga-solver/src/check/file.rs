@@ -4,40 +4,9 @@
 use super::error::{Malformed, ProofError};
 use super::Claim;
 use kharbaga::{MoveText, Position, Rules};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::BufRead;
 
-/// A position as a map key, hashed by its Zobrist hash alone (already well mixed).
-#[derive(Copy, Clone, PartialEq, Eq)]
-pub(super) struct Key(pub Position);
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0.hash());
-    }
-}
-
-/// A hasher that passes a Zobrist hash through.
-#[derive(Default)]
-pub(super) struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// A map keyed by positions.
-pub(super) type PosMap<V> = HashMap<Key, V, BuildHasherDefault<ZobristHasher>>;
+pub(super) use kharbaga::{PositionKey as Key, PositionMap as PosMap};
 
 /// One position line: where it is and what it says.
 struct NodeLine {
