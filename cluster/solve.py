@@ -176,22 +176,29 @@ def read_needed(path):
         return None
 
 
+def combine_results(kharbaga, rules, tables, root, workdir, *extra):
+    """`kharbaga solve --combine` on frontier.txt, the part-*.out files and the `extra` files
+    in WORKDIR (no proof): its result line, split (None when it printed none), and its
+    output."""
+    files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
+                                      if re.fullmatch(r"part-\d+\.out", name))
+    cmd = solve_command(kharbaga, rules, tables, root)
+    out = run_command(cmd + ["--combine", *files, *extra], cwd=workdir)
+    if out.returncode != 0:
+        raise RuntimeError(failure(cmd + ["--combine", "FRONTIER", "PARTS..."], out))
+    return result_of(out.stdout), out.stdout
+
+
 def prune(kharbaga, rules, tables, root, workdir, run_id):
     """Works out from the parts' results so far (`kharbaga solve --combine` on frontier.txt
     and the part-*.out files, no proof) which unsolved parts can still change the root, and
     writes them to the needed file (only ever fewer: a part once not needed stays so).
     Returns the root's value (None while unknown) and the set of parts still needed."""
-    files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
-                                      if re.fullmatch(r"part-\d+\.out", name))
-    cmd = solve_command(kharbaga, rules, tables, root)
-    out = run_command(cmd + ["--combine", *files], cwd=workdir)
-    if out.returncode != 0:
-        raise RuntimeError(failure(cmd + ["--combine", "FRONTIER", "PARTS..."], out))
-    result = result_of(out.stdout)
+    result, output = combine_results(kharbaga, rules, tables, root, workdir)
     value = result["value"] if result and result["value"] != "unknown" else None
     needed = set()
     if value is None:
-        needed = {line.split()[1] for line in out.stdout.splitlines()
+        needed = {line.split()[1] for line in output.splitlines()
                   if line.startswith("needed: ")}
     path = needed_path(workdir, run_id)
     before = read_needed(path)
@@ -208,20 +215,14 @@ def decides(kharbaga, rules, tables, root, workdir, position):
     value would be known if that part were a win, or a loss, for its side to move, with the
     other parts' results so far (`kharbaga solve --combine`, each value assumed in turn in
     a file of its own that is removed after)."""
-    files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
-                                      if re.fullmatch(r"part-\d+\.out", name))
-    cmd = solve_command(kharbaga, rules, tables, root)
     for value in ("win", "loss"):
         name = f"assume-{uuid.uuid4().hex[:8]}.out"
         path = os.path.join(workdir, name)
         write_atomically(path, f"result: {position} {value}\n")
         try:
-            out = run_command(cmd + ["--combine", *files, name], cwd=workdir)
+            result, _ = combine_results(kharbaga, rules, tables, root, workdir, name)
         finally:
             os.remove(path)
-        if out.returncode != 0:
-            raise RuntimeError(failure(cmd + ["--combine", "FRONTIER", "PARTS..."], out))
-        result = result_of(out.stdout)
         if result and result["value"] != "unknown":
             return True
     return False
@@ -535,9 +536,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
         if not early or depth >= args.split_unknown:
             return None
         for i in sorted(i for i, v in values.items() if v == "unknown" and i not in splits):
+            if value:
+                break
             try:
-                if value or not client.submit(decides, kharbaga, args.rules, args.tables, root,
-                                              workdir, positions[i], pure=False).result():
+                if not client.submit(decides, kharbaga, args.rules, args.tables, root,
+                                     workdir, positions[i], pure=False).result():
                     continue
                 splits.add(i)
                 status, c = split_part(i)

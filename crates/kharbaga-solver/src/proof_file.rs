@@ -9,16 +9,26 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use kharbaga::{Color, Rules};
 
-use crate::extract::Line;
+use crate::extract::{Claim, Line};
 use crate::solve::Proof;
 
 /// Writes the text of `proof` under `rules` to `out`.
 pub fn write_proof(out: &mut impl Write, rules: &Rules, proof: &Proof) -> io::Result<()> {
+    write_header(out, rules, proof.claim, proof.prover)?;
+    write_lines(out, &proof.lines)
+}
+
+/// Writes a proof file's comment lines: the format, the rules, the claim and the prover.
+pub fn write_header(
+    out: &mut impl Write,
+    rules: &Rules,
+    claim: Claim,
+    prover: Color,
+) -> io::Result<()> {
     writeln!(out, "# kharbaga proof")?;
     writeln!(out, "# rules: {rules}")?;
-    writeln!(out, "# claim: {}", proof.claim.name())?;
-    writeln!(out, "# prover: {}", color_name(proof.prover))?;
-    write_lines(out, &proof.lines)
+    writeln!(out, "# claim: {}", claim.name())?;
+    writeln!(out, "# prover: {}", color_name(prover))
 }
 
 /// Writes proof lines, `POSITION MOVE` or `POSITION all`.

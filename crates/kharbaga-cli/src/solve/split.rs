@@ -14,7 +14,7 @@ use crate::args::CliError;
 use kharbaga::{Color, Move, Position, PositionKey, PositionMap, Rules};
 use kharbaga_solver::extract::{Claim, Line};
 use kharbaga_solver::frontier::Tree;
-use kharbaga_solver::proof_file::{create, read_text, side_path, write_lines};
+use kharbaga_solver::proof_file::{create, read_text, side_path, write_header, write_lines};
 use kharbaga_solver::solve::Verdict;
 use kharbaga_tablebase::tablebase::Tablebase;
 use kharbaga_tablebase::value::Wdl;
@@ -384,10 +384,7 @@ fn write_combined(
         index.get(&PositionKey(*pos)) == Some(&(source as u32 | REACHED, i as u32))
     };
     let mut out = create(path)?;
-    writeln!(out, "# kharbaga proof")?;
-    writeln!(out, "# rules: {rules}")?;
-    writeln!(out, "# claim: {}", claim.name())?;
-    writeln!(out, "# prover: {}", color_name(prover))?;
+    write_header(&mut out, rules, claim, prover)?;
     let mut count = 0;
     for (i, line) in lines.iter().enumerate() {
         if written(&line.0, 0, i) {
