@@ -15,4 +15,3 @@ pub mod proof_file;
 pub mod scout;
 pub mod solve;
 pub mod tt;
-pub mod tt_file;
