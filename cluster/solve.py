@@ -295,15 +295,20 @@ def finished(workdir, i, position, done):
 
 
 def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position,
-               root=None, run_id=None):
+               root=None, run_id=None, hash_dir=None):
     """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
     unless a run before did (its .out has a result other than unknown, and its proofs).
+
+    With hash_dir, the solve starts from the table the worker's last part left in
+    HASH_DIR/table-WORKER-MIB.khtt and saves its own there (`kharbaga solve --hash-file`).
 
     With root and run_id (the driver's early stop), a part solved now is followed by
     `prune`; a part that is then no longer needed stops, its solve killed when it runs
     (its files removed, as if it never ran), and returns `stopped`."""
     out_path = os.path.join(workdir, f"part-{i}.out")
-    worker = get_worker().address
+    worker = get_worker()
+    table = hash_dir and os.path.join(hash_dir, table_name(worker.name, hash_mib))
+    worker = worker.address
     still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
     done = earlier_result(workdir, i, (seconds, nodes, hash_mib))
     if finished(workdir, i, position, done) or (done and done["value"] == "unknown"
@@ -329,9 +334,19 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         cmd += ["--time", str(seconds)]
     if nodes:
         cmd += ["--nodes", str(nodes)]
+    if table:
+        cmd += ["--hash-file", table]
     cmd += ["--proof", os.path.join(workdir, f"{tmp}.txt.gz")]
+    stop = still_needed and (lambda: not still_needed())
     start = time.monotonic()
-    out = run_command(cmd, stop=still_needed and (lambda: not still_needed()))
+    if table:
+        os.makedirs(hash_dir, exist_ok=True)
+    out = run_command(cmd, stop=stop)
+    if (out is not None and out.returncode == 2 and table
+            and f"--hash-file {table}:" in out.stderr):
+        # The worker's table is of another size or build, or damaged: start without it.
+        os.remove(table)
+        out = run_command(cmd, stop=stop)
     elapsed = time.monotonic() - start
     if out is None:
         for name in os.listdir(workdir):
@@ -355,6 +370,13 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         prune(kharbaga, rules, tables, root, workdir, run_id)
     return dict(result, index=i, seconds=elapsed, already=False, stopped=False,
                 worker=worker)
+
+
+def table_name(worker_name, hash_mib):
+    """The file of a worker's table (`--hash-dir`): by the worker's name, which a local
+    cluster numbers from 0 (so a run after it finds the same files), and the table's size."""
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", str(worker_name))
+    return f"table-{name}-{hash_mib or 'default'}.khtt"
 
 
 ROOT_PROOFS = ("proof.txt.gz", "proof.black.txt.gz", "proof.white.txt.gz")
@@ -506,7 +528,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
                 continue
             futures.append(client.submit(
                 solve_part, kharbaga, args.rules, args.tables, args.hash, args.time_per_part,
-                args.nodes_per_part, workdir, i, x, root, early,
+                args.nodes_per_part, workdir, i, x, root, early, args.hash_dir,
                 key=f"kharbaga-part-{i}-{run_id}", pure=False))
             return futures[-1]
         return None
@@ -706,6 +728,11 @@ def main():
     p.add_argument("--hash", type=positive, metavar="MIB",
                    help="--hash MIB of each part (the binary's default: 256); a worker "
                    "runs one part at a time")
+    p.add_argument("--hash-dir", metavar="DIR",
+                   help="keep each worker's table in a file in DIR (on the worker's own "
+                   "disk, --hash MiB a worker) from one part to the next: a part starts "
+                   "with what the worker's parts before it found (`kharbaga solve "
+                   "--hash-file`)")
     p.add_argument("--binary", default=default_kharbaga(), metavar="PATH",
                    help="the kharbaga binary (default: target/release/kharbaga of this "
                    "repository, else kharbaga on PATH)")
@@ -732,6 +759,8 @@ def main():
     args.workdir = os.path.abspath(args.workdir)
     if args.tables:
         args.tables = os.path.abspath(args.tables)
+    if args.hash_dir:
+        args.hash_dir = os.path.abspath(args.hash_dir)
     if args.plies > 64 or (args.split_plies or 0) > 64:
         p.error("--plies and --split-plies must be at most 64")
     if args.split_unknown < 0:

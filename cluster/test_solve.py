@@ -11,7 +11,7 @@ only one refuting part for each move (8-piece, 83 parts at 2 plies); at 1 ply an
 limit that leaves every part unknown, --split-unknown splits them again until the win
 is proven, without solving again the parts a run before left unknown at the same limits;
 a part left unknown that alone can decide the root is split before the parts not started;
-the stop kills
+with --hash-dir each worker passes its table from one part to the next; the stop kills
 a part's command while it runs. Another run finds the 3-piece tables in the default
 directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad
 position gives exit status 2 and a failing part exit status 1 with the command's standard
@@ -138,6 +138,34 @@ def main():
         after = {f: os.stat(os.path.join(work, f)).st_mtime_ns
                  for f in os.listdir(work) if f.startswith("part-")}
         check("and leaves the part files untouched", after == mtimes)
+
+        # --hash-dir: each worker's parts pass its table on (a 1 MiB table a worker); a
+        # file left there by another build or damaged is dropped, not fatal.
+        carry_dir = os.path.join(tmp, "carry")
+        tables_dir = os.path.join(tmp, "worker-tables")
+        os.makedirs(tables_dir)
+        with open(os.path.join(tables_dir, "table-0-1.khtt"), "wb") as f:
+            f.write(b"not a table")
+        carry = driver(kharbaga, carry_dir, "--every-part", "--hash", "1",
+                       "--hash-dir", tables_dir)
+        check("with --hash-dir the driver exits 0 with a win",
+              carry.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
+                                                  carry.stdout, re.M), show(carry))
+        kept = sorted(os.listdir(tables_dir))
+        check("each worker keeps its table in a file of the --hash size",
+              kept and all(re.fullmatch(r"table-[01]-1\.khtt", f)
+                           and os.path.getsize(os.path.join(tables_dir, f)) == 32 + (1 << 20)
+                           for f in kept), kept)
+        outs = []
+        for name in os.listdir(carry_dir):
+            if re.fullmatch(r"part-\d+\.out", name):
+                with open(os.path.join(carry_dir, name)) as f:
+                    outs.append(f.read())
+        check("every part ran with its worker's table, most from an earlier part's",
+              len(outs) == n and all("hash file: " + tables_dir in o for o in outs)
+              and sum("(an earlier solve's)" in o for o in outs) >= n - 2,
+              f"{len(outs)} parts; {sum('(an earlier solve' in o for o in outs)} carried")
+        check("and the proof holds", "proof holds:" in carry.stdout, show(carry))
 
         # By default the driver stops once the parts solved decide the root: the parts
         # still running are killed and the others not started, and the proof holds.

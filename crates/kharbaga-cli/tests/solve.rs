@@ -204,3 +204,61 @@ fn bad_input_is_refused_with_a_message() {
         stderr(&out)
     );
 }
+
+/// The nodes a solve's output reports.
+fn nodes(text: &str) -> u64 {
+    let line = text.lines().find(|l| l.contains(" nodes in ")).expect(text);
+    line.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_hash_file_carries_the_table_to_the_next_solve_and_a_wrong_one_is_refused() {
+    let dir = temp_dir("hash-file");
+    let file = dir.join("table.khtt");
+    let path = file.to_str().unwrap();
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", "--position", LOSS, "--hash-file", path];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let first = solve(&["--hash", "1"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stdout(&first).contains("(new)"), "{}", stdout(&first));
+    let saved = std::fs::read(&file).unwrap();
+    assert_eq!(saved.len(), 32 + (1 << 20));
+
+    // The second solve finds the root's value in the table it starts from.
+    let second = solve(&["--hash", "1"]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    let text = stdout(&second);
+    assert!(text.contains("(an earlier solve's)"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some(format!("result: {LOSS} loss").as_str())
+    );
+    assert!(
+        nodes(&text) * 10 < nodes(&stdout(&first)),
+        "{} nodes, then {}",
+        nodes(&stdout(&first)),
+        nodes(&text)
+    );
+
+    // Another size, other rules, a damaged file: refused, and the file is kept as it was.
+    let before = std::fs::read(&file).unwrap();
+    for (extra, says) in [
+        (&["--hash", "2"][..], "this solve's --hash is 2 MiB"),
+        (&["--hash", "1", "--rules", "ludii"][..], "other rules"),
+    ] {
+        let out = solve(extra);
+        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+        assert!(stderr(&out).contains(path), "{}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+        assert!(std::fs::read(&file).unwrap() == before);
+    }
+    let mut damaged = before.clone();
+    damaged[1000] ^= 0x40;
+    std::fs::write(&file, &damaged).unwrap();
+    let out = solve(&["--hash", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("damaged"), "{}", stderr(&out));
+}

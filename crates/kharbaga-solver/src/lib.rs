@@ -15,3 +15,4 @@ pub mod proof_file;
 pub mod scout;
 pub mod solve;
 pub mod tt;
+pub mod tt_file;

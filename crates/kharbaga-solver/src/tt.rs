@@ -59,13 +59,23 @@ const BUCKET: usize = 3;
 /// The bytes of an entry's numbers in a bucket.
 const PACKED: usize = 13;
 
-/// One cache line of the table: the keys of three entries, then their numbers.
+/// One cache line of the table: the keys of three entries, then their numbers (and a byte
+/// of padding made a field, so that a bucket's every byte is initialised and the table
+/// can be saved as bytes).
 #[derive(Copy, Clone)]
 #[repr(C, align(64))]
 struct Bucket {
     keys: [u64; BUCKET],
     numbers: [[u8; PACKED]; BUCKET],
+    pad: u8,
 }
+
+/// An empty bucket.
+const EMPTY: Bucket = Bucket {
+    keys: [0; BUCKET],
+    numbers: [[0; PACKED]; BUCKET],
+    pad: 0,
+};
 
 // SAFETY: plain bytes: all zero is a bucket of empty slots.
 unsafe impl Zeroable for Bucket {}
@@ -159,10 +169,42 @@ impl Tt {
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket {
-            keys: [0; BUCKET],
-            numbers: [[0; PACKED]; BUCKET],
-        });
+        self.buckets.fill(EMPTY);
+    }
+
+    /// Empties the slots of the open entries (neither proven nor disproven), keeping the
+    /// solved ones.
+    pub fn retain_solved(&mut self) {
+        for bucket in self.buckets.iter_mut() {
+            for i in 0..BUCKET {
+                let e = unpack(bucket.keys[i], &bucket.numbers[i]);
+                if e.key != 0 && e.pn != 0 && e.dn != 0 {
+                    bucket.keys[i] = 0;
+                    bucket.numbers[i] = [0; PACKED];
+                }
+            }
+        }
+    }
+
+    /// The number of buckets (a power of two).
+    pub fn buckets(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// The table's memory, as it is saved ([`crate::tt_file`]).
+    pub fn as_bytes(&self) -> &[u8] {
+        let len = std::mem::size_of_val::<[Bucket]>(&self.buckets);
+        // SAFETY: the buckets are `len` bytes of plain integers with no padding (the `pad`
+        // field fills the line), all initialised.
+        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr().cast(), len) }
+    }
+
+    /// The table's memory, to be read into ([`crate::tt_file`]).
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        let len = std::mem::size_of_val::<[Bucket]>(&self.buckets);
+        // SAFETY: as in `as_bytes`; and every byte pattern is a bucket (keys and numbers
+        // are plain integers; a stray key is a slot no probe matches).
+        unsafe { std::slice::from_raw_parts_mut(self.buckets.as_mut_ptr().cast(), len) }
     }
 
     /// The number of entries.

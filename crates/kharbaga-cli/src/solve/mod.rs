@@ -10,9 +10,11 @@ use kharbaga_solver::dfpn::{Limits, Progress};
 use kharbaga_solver::proof_file::{save, side_path};
 use kharbaga_solver::solve::{Solution, Solver, Verdict};
 use kharbaga_solver::tt::Tt;
+use kharbaga_solver::tt_file;
 use kharbaga_tablebase::tablebase::Tablebase;
+use std::fs::File;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Prove the value of a position: win, loss or draw for the side to move
@@ -49,6 +51,13 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MIB", default_value_t = 256,
           value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     hash: u32,
+
+    /// Start with the transposition table saved in this file (when it exists) and save the
+    /// table's solved entries there at the end, so that the next solve starts with what this
+    /// one proved: for related positions in turn, such as the parts of a frontier (a file of
+    /// the --hash size, made under the same rules; one solve at a time per file)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["frontier", "combine"])]
+    hash_file: Option<PathBuf>,
 
     /// Give up after this many seconds, the writing of the proof included (a value the
     /// searches settled whose proof the limit cut off is reported unknown)
@@ -111,12 +120,18 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
             None => String::new(),
         }
     )?;
+    let mut tt = Tt::new(args.hash as usize);
+    if let Some(path) = &args.hash_file {
+        let loaded = load_table(&mut tt, &rules, path)?;
+        let from = if loaded { "an earlier solve's" } else { "new" };
+        writeln!(out, "hash file: {} ({from})", path.display())?;
+    }
     let solution = solve(
         &pos,
         rules,
         tables.as_deref(),
         limits,
-        args.hash,
+        &mut tt,
         args.proof.is_some(),
     )?;
     report(&mut out, &pos, &solution)?;
@@ -124,6 +139,12 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         write_proofs(&mut out, path, &rules, &solution)?;
     }
     writeln!(out, "result: {}", result_line(&pos, &solution.verdict))?;
+    if let Some(path) = &args.hash_file {
+        // The result stands without it: a table that cannot be saved is only a warning.
+        if let Err(e) = save_table(&mut tt, &rules, path) {
+            eprintln!("warning: the table was not saved: {}: {e}", path.display());
+        }
+    }
     Ok(())
 }
 
@@ -133,10 +154,9 @@ pub fn solve(
     rules: Rules,
     tables: Option<&Tablebase>,
     limits: Limits,
-    hash_mib: u32,
+    tt: &mut Tt,
     proofs: bool,
 ) -> Result<Solution, CliError> {
-    let mut tt = Tt::new(hash_mib as usize);
     let terminal = io::stderr().is_terminal();
     let start = Instant::now();
     let mut logged = Instant::now();
@@ -166,12 +186,37 @@ pub fn solve(
         proofs,
     };
     let solution = solver
-        .solve(pos, &mut tt, &mut show)
+        .solve(pos, tt, &mut show)
         .map_err(|e| CliError::Input(e.to_string()))?;
     if terminal {
         eprintln!();
     }
     Ok(solution)
+}
+
+/// Reads the table saved in `path` into `tt` when the file exists (whether it did).
+fn load_table(tt: &mut Tt, rules: &Rules, path: &Path) -> Result<bool, CliError> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(CliError::Input(format!("{}: {e}", path.display()))),
+    };
+    tt_file::read(tt, rules, &mut io::BufReader::with_capacity(1 << 20, file))
+        .map_err(|e| CliError::Input(format!("--hash-file {}: {e}", path.display())))?;
+    Ok(true)
+}
+
+/// Saves `tt` to `path`, through a temporary file beside it renamed at the end (a solve
+/// stopped while it writes leaves the file before it whole).
+fn save_table(tt: &mut Tt, rules: &Rules, path: &Path) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut out = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+    tt_file::write(tt, rules, &mut out)?;
+    out.flush()?;
+    drop(out);
+    std::fs::rename(&tmp, path)
 }
 
 /// The `result:` line's fields: the position, the value and the winning move.
