@@ -44,12 +44,13 @@ need_six_tables() {
 }
 
 # Runs the driver on position $3 ($4 pieces) into $1 (its output) and checks that it proved
-# the pinned value $2 and verified its proof; the rest are the driver's options.
+# the pinned value $2 and verified its proof; the rest are the driver's options. Each worker
+# carries its table from part to part (4 GiB a worker in $work).
 drive() {
     local out=$1 value=$2 pos=$3 pieces=$4
     shift 4
     python3 cluster/solve.py --binary "$bin" --position "$pos" --tables "$six_tables" \
-        --hash 4096 "$@" > "$out" || {
+        --hash 4096 --hash-dir "$work/worker-tables" "$@" > "$out" || {
         echo "the driver failed on $pos:" >&2
         tail -20 "$out" >&2
         exit 1

@@ -4,9 +4,11 @@
 //! A position's key is its hash mixed with the prover, so the searches for both sides share
 //! one table. Buckets of three entries, each bucket one cache line (64 bytes: the full keys,
 //! then each entry's numbers packed in 13 bytes), so a probe waits for one line of memory; a
-//! new entry replaces an open entry before a solved one (proofs are written from the solved
-//! ones), and among those the one with the least work (nodes searched below it), so the large
-//! subtrees stay.
+//! new entry replaces an entry carried over from an earlier solve ([`crate::tt_file`]) first,
+//! then an open entry before a solved one (proofs are written from the solved ones), and
+//! among those the one with the least work (nodes searched below it), so the large subtrees
+//! stay. (Carried entries go first so that a table full of them leaves the search the room
+//! it would have had in an empty table.)
 //!
 //! A solved entry records the range of no-progress counts it holds for: a proof holds when
 //! the count at the position plus its `aux` (the longest run of plies without a capture or a
@@ -59,22 +61,22 @@ const BUCKET: usize = 3;
 /// The bytes of an entry's numbers in a bucket.
 const PACKED: usize = 13;
 
-/// One cache line of the table: the keys of three entries, then their numbers (and a byte
-/// of padding made a field, so that a bucket's every byte is initialised and the table
-/// can be saved as bytes).
+/// One cache line of the table: the keys of three entries, then their numbers, then which
+/// of them were carried over from an earlier solve (a bit each; the line has no padding, so
+/// the table can be saved as bytes).
 #[derive(Copy, Clone)]
 #[repr(C, align(64))]
 struct Bucket {
     keys: [u64; BUCKET],
     numbers: [[u8; PACKED]; BUCKET],
-    pad: u8,
+    carried: u8,
 }
 
 /// An empty bucket.
 const EMPTY: Bucket = Bucket {
     keys: [0; BUCKET],
     numbers: [[0; PACKED]; BUCKET],
-    pad: 0,
+    carried: 0,
 };
 
 // SAFETY: plain bytes: all zero is a bucket of empty slots.
@@ -130,12 +132,16 @@ fn work_of(code: u32) -> u32 {
     (code - (shift << 6)) << shift
 }
 
-/// How much an entry is worth keeping: solved entries before open ones (a proof is written
-/// from them), then by work.
-fn keep(bytes: &[u8; PACKED]) -> u64 {
-    let e = unpack(0, bytes);
+/// How much slot `i` of `bucket` is worth keeping: nothing for an entry carried over from
+/// an earlier solve, then solved entries before open ones (a proof is written from them),
+/// then by work.
+fn keep(bucket: &Bucket, i: usize) -> u64 {
+    if bucket.carried & (1 << i) != 0 {
+        return 0;
+    }
+    let e = unpack(0, &bucket.numbers[i]);
     let solved = e.pn == 0 || e.dn == 0;
-    (u64::from(solved) << 32) | u64::from(e.work)
+    (1 << 40) | (u64::from(solved) << 32) | u64::from(e.work)
 }
 
 /// The table: a power-of-two number of buckets.
@@ -181,6 +187,19 @@ impl Tt {
                 if e.key != 0 && e.pn != 0 && e.dn != 0 {
                     bucket.keys[i] = 0;
                     bucket.numbers[i] = [0; PACKED];
+                }
+            }
+        }
+    }
+
+    /// Marks every entry as carried over from an earlier solve: the first to be replaced
+    /// (until stored again).
+    pub fn mark_carried(&mut self) {
+        for bucket in self.buckets.iter_mut() {
+            bucket.carried = 0;
+            for i in 0..BUCKET {
+                if bucket.keys[i] != 0 {
+                    bucket.carried |= 1 << i;
                 }
             }
         }
@@ -254,7 +273,7 @@ impl Tt {
                         best = i;
                         break;
                     }
-                    if keep(&bucket.numbers[i]) < keep(&bucket.numbers[best]) {
+                    if keep(bucket, i) < keep(bucket, best) {
                         best = i;
                     }
                 }
@@ -263,6 +282,7 @@ impl Tt {
         };
         bucket.keys[slot] = entry.key;
         bucket.numbers[slot] = pack(&entry);
+        bucket.carried &= !(1 << slot);
     }
 }
 
@@ -311,6 +331,42 @@ mod tests {
         });
         assert!(tt.get(41).is_some(), "the solved entry stays");
         assert_eq!(tt.get(17), None, "the open entry with the least work goes");
+    }
+
+    #[test]
+    fn entries_carried_over_are_replaced_first_until_stored_again() {
+        let mut tt = Tt::new(0);
+        let solved = |key| Entry {
+            key,
+            pn: 0,
+            dn: INF,
+            work: 1_000_000,
+            ..Entry::default()
+        };
+        let open = |key| Entry {
+            key,
+            pn: 2,
+            dn: 2,
+            work: 1,
+            ..Entry::default()
+        };
+        tt.put(solved(9));
+        tt.put(solved(17));
+        tt.put(solved(25));
+        tt.mark_carried();
+        // Stored again, 25 is this solve's own entry.
+        tt.put(solved(25));
+        tt.put(open(33));
+        tt.put(open(41));
+        assert_eq!(tt.get(9), None, "a carried entry goes before an open one");
+        assert_eq!(tt.get(17), None, "a carried entry goes before an open one");
+        assert!(tt.get(25).is_some() && tt.get(33).is_some() && tt.get(41).is_some());
+        tt.put(open(49));
+        assert!(
+            tt.get(25).is_some(),
+            "then as before: the solved entry stays"
+        );
+        assert_eq!(tt.get(33), None);
     }
 
     #[test]

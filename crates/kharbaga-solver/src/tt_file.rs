@@ -145,7 +145,8 @@ pub fn write(tt: &mut Tt, rules: &Rules, out: &mut impl Write) -> io::Result<()>
 }
 
 /// Reads a table written by [`write`] under `rules` into `tt`, which must have the same
-/// size. On an error `tt` is left empty.
+/// size, its entries marked as carried over ([`Tt::mark_carried`]: the first replaced). On
+/// an error `tt` is left empty.
 pub fn read(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<(), TtFileError> {
     let result = read_into(tt, rules, input);
     if result.is_err() {
@@ -176,6 +177,7 @@ fn read_into(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<(), Tt
     if checksum(bytes) != word(24) || input.read(&mut [0u8])? != 0 {
         return Err(TtFileError::Checksum);
     }
+    tt.mark_carried();
     Ok(())
 }
 
@@ -221,7 +223,6 @@ mod tests {
         assert_eq!(file.len(), HEADER + tt.as_bytes().len());
         let mut back = Tt::new(1);
         read(&mut back, &rules, &mut file.as_slice()).unwrap();
-        assert!(back.as_bytes() == tt.as_bytes());
         let before = filled();
         for k in 0..1000 {
             let (then, now) = (before.get(key_of(k)), back.get(key_of(k)));
