@@ -264,6 +264,19 @@ impl<'a> Search<'a> {
         self.mid(pos, q, INF, INF)
     }
 
+    /// [`Search::run`], but searching from `pos`'s children whatever the transposition table
+    /// holds for `pos` itself (unless the game is over there, the count has reached the
+    /// limit or the tables hold it): for a proof walk that needs the children's results of a
+    /// position whose own result is stored without them.
+    pub fn run_below(&mut self, pos: &Position, q: u32) -> Num {
+        self.path.clear();
+        let leaf = self.leaf(pos, q);
+        if leaf.terminal || q >= self.limit || self.table_value(pos, q).is_some() {
+            return leaf;
+        }
+        self.mid(pos, q, INF, INF)
+    }
+
     /// What is known of a position reached with count `q` outside any search (no path):
     /// solved when the game is over, the count has reached the limit, the tables hold it or
     /// the transposition table has a result valid at `q`.

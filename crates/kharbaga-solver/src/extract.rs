@@ -10,6 +10,15 @@
 //! resting on a repetition of a position above it): then the position is searched again on
 //! its own. Every line is written for the highest no-progress count (win) or the lowest
 //! (hold) at which the walk reaches it, which is the hardest case for the claim.
+//!
+//! A `win` walk that comes back to a position above it on its own line goes round the cycle
+//! again with a higher count, until the count passes the limit (each round is a line the
+//! proof does not need, and the rounds near the limit search hard). Within one solve that is
+//! rare; in a table carried over from an earlier solve it is a cycle of proofs that justify
+//! each other (an entry of the earlier solve rests on a child whose entry this solve has
+//! since replaced by a proof that goes through it). With [`Cycles::Fail`] the walk stops
+//! there with an error that says so ([`ExtractError::circular`]), for the solve to start
+//! again from an empty table.
 
 use std::collections::HashMap;
 
@@ -39,6 +48,15 @@ impl Claim {
 /// One proof line: a position and the move the prover plays there (`None`: every reply).
 pub type Line = (Position, Option<Move>);
 
+/// What a `win` walk does when it comes back to a position on its own line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cycles {
+    /// Goes round again with the higher no-progress count.
+    Rewalk,
+    /// Fails with a [`ExtractError::circular`] error.
+    Fail,
+}
+
 /// Why no proof could be written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExtractError {
@@ -46,6 +64,9 @@ pub struct ExtractError {
     pub position: String,
     /// What went wrong.
     pub reason: String,
+    /// Whether it failed because the stored proofs justify each other in a cycle
+    /// ([`Cycles::Fail`]).
+    pub circular: bool,
 }
 
 impl std::fmt::Display for ExtractError {
@@ -76,10 +97,12 @@ struct Walk<'s, 'a> {
 /// `win`, a search of the winner that proved the root; for a `hold`, a search of the
 /// holder's opponent that disproved it. The first line is the root's. The search's limits
 /// bound the walk as well as the searches it runs; the walk fails when they stop it.
+/// `cycles` says what a `win` walk does on a cycle (a `hold` allows them).
 pub fn extract(
     search: &mut Search<'_>,
     root: &Position,
     claim: Claim,
+    cycles: Cycles,
 ) -> Result<Vec<Line>, ExtractError> {
     let mut walk = Walk {
         search,
@@ -87,9 +110,14 @@ pub fn extract(
         lines: Vec::new(),
         seen: HashMap::new(),
     };
-    let mut stack = vec![(*root, 0u32)];
+    // Each position with its count and its depth on the walk's line; `line` holds the
+    // hashes of the positions above the one popped.
+    let mut stack = vec![(*root, 0u32, 0usize)];
+    let mut line: Vec<u64> = Vec::new();
+    let fail_on_cycle = claim == Claim::Win && cycles == Cycles::Fail;
     let mut steps = 0usize;
-    while let Some((pos, q)) = stack.pop() {
+    while let Some((pos, q, depth)) = stack.pop() {
+        line.truncate(depth);
         steps += 1;
         if steps % LIMITS_EVERY == 0 && walk.search.over_limits() {
             return Err(Walk::fail(&pos, "a limit stopped the walk"));
@@ -103,17 +131,29 @@ pub fn extract(
                 continue;
             }
         }
-        let line = walk.expand(&pos, q)?;
-        for (child, cq) in line.1.into_iter().rev() {
-            stack.push((child, cq));
+        // A repetition is within the last `q` positions (no capture or man move since).
+        let hash = pos.hash();
+        if fail_on_cycle && line[line.len().saturating_sub(q as usize)..].contains(&hash) {
+            return Err(ExtractError {
+                circular: true,
+                ..Walk::fail(
+                    &pos,
+                    "the stored proofs come back to it: they justify each other",
+                )
+            });
+        }
+        let (mv, children) = walk.expand(&pos, q)?;
+        line.push(hash);
+        for (child, cq) in children.into_iter().rev() {
+            stack.push((child, cq, depth + 1));
         }
         let index = match walk.seen.get(&pos) {
             Some(&(i, _)) => {
-                walk.lines[i] = (pos, line.0);
+                walk.lines[i] = (pos, mv);
                 i
             }
             None => {
-                walk.lines.push((pos, line.0));
+                walk.lines.push((pos, mv));
                 walk.lines.len() - 1
             }
         };
@@ -178,7 +218,33 @@ impl Walk<'_, '_> {
         ExtractError {
             position: pos.to_fen(),
             reason: reason.to_string(),
+            circular: false,
         }
+    }
+
+    /// The claimant's move at `pos` (count `q`) from the stored results: a move to a leaf
+    /// (as `Err(move)`), else the settled child with the shortest line (its `dist` and
+    /// index), if any.
+    fn best_stored(
+        &mut self,
+        pos: &Position,
+        q: u32,
+        moves: &[Move],
+    ) -> Result<Option<(u32, usize)>, Move> {
+        let mut best: Option<(u32, usize)> = None;
+        for (i, mv) in moves.iter().enumerate() {
+            let c = pos.play(mv);
+            let cq = if pos.is_progress(mv) { 0 } else { q + 1 };
+            let over = self.search.known(&c, cq).terminal();
+            if self.is_leaf(&c, cq) && !(over && c.turn() == self.claimant()) {
+                return Err(*mv);
+            }
+            let num = self.search.known(&c, cq);
+            if self.settled(&num) && best.map_or(true, |(d, _)| num.dist < d) {
+                best = Some((num.dist, i));
+            }
+        }
+        Ok(best)
     }
 
     fn expand(&mut self, pos: &Position, q: u32) -> Result<Expansion, ExtractError> {
@@ -210,20 +276,26 @@ impl Walk<'_, '_> {
             }
             return Ok((None, next));
         }
-        // The claimant's move: a leaf first, then the best stored result, then a search of
-        // each move on its own.
-        let mut best: Option<(u32, usize)> = None;
-        for (i, mv) in moves.iter().enumerate() {
-            let (c, cq) = child(mv);
-            let over = self.search.known(&c, cq).terminal();
-            if self.is_leaf(&c, cq) && !(over && c.turn() == self.claimant()) {
-                return Ok((Some(*mv), Vec::new()));
+        // The claimant's move: a leaf first, then the best stored result, then (none
+        // stored: the position's own result was carried over from an earlier solve, or its
+        // children's were replaced) the best stored after a search of the position, which
+        // leaves its children's results in the table, and last a search of each move on its
+        // own. (Searched one by one, a move that does not keep the claim first can take
+        // without end to settle, in an ending of kings without tables.)
+        let mut searched = false;
+        let mut best = loop {
+            match self.best_stored(pos, q, &moves) {
+                Err(mv) => return Ok((Some(mv), Vec::new())),
+                Ok(None) if !searched => {
+                    searched = true;
+                    let num = self.search.run_below(pos, q);
+                    if !self.settled(&num) {
+                        break None;
+                    }
+                }
+                Ok(best) => break best,
             }
-            let num = self.search.known(&c, cq);
-            if self.settled(&num) && best.map_or(true, |(d, _)| num.dist < d) {
-                best = Some((num.dist, i));
-            }
-        }
+        };
         if best.is_none() {
             for (i, mv) in moves.iter().enumerate() {
                 let (c, cq) = child(mv);

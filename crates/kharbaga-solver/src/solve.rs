@@ -12,7 +12,7 @@ use kharbaga_tablebase::tablebase::Tablebase;
 
 use crate::check::check_proof;
 use crate::dfpn::{Limits, Num, Progress, Search, Stats};
-use crate::extract::{extract, Claim, ExtractError, Line};
+use crate::extract::{extract, Claim, Cycles, ExtractError, Line};
 use crate::proof_file::write_proof;
 use crate::scout::Scout;
 use crate::tt::Tt;
@@ -73,6 +73,10 @@ pub struct Solution {
     /// must follow (writing or confirming its proof, or choosing the winning move): the
     /// verdict is then `Unknown`.
     pub cut: bool,
+    /// Whether the proof could not be written from a table with entries carried over from
+    /// an earlier solve (they justified each other in a cycle), so the position was solved
+    /// again from an empty table (the searches of both attempts are in `searches`).
+    pub restarted: bool,
     /// The searches run, in order.
     pub searches: Vec<SearchReport>,
     /// Nodes searched after them, to write the proofs and choose the winning move.
@@ -146,6 +150,10 @@ impl Solver<'_> {
     /// a result was replaced in the table) and the choice of the winning move included: a
     /// value whose proof, confirmation or move the limits cut off is
     /// [`Verdict::Unknown`], with [`Solution::cut`] set.
+    ///
+    /// A table holding entries carried over from an earlier solve may give a proof walk
+    /// that goes round a cycle of proofs justifying each other: then the table is emptied
+    /// and the position solved again ([`Solution::restarted`]).
     pub fn solve(
         &self,
         pos: &Position,
@@ -155,18 +163,51 @@ impl Solver<'_> {
         let start = Instant::now();
         let mut run = Run::default();
         let first = Scout::new(&self.rules, FAVOURED_DEPTH, FAVOURED_NODES).favoured(pos);
-        let mut found = self.attempt(pos, first, tt, report, false, &mut run);
+        let mut restarted = false;
+        let (verdict, cut, proofs) = loop {
+            match self.settle_value(pos, first, tt, report, &mut run) {
+                Err(e) if e.circular => {
+                    // Only a table with entries carried over fails so; empty, it cannot.
+                    tt.clear();
+                    restarted = true;
+                }
+                outcome => break outcome?,
+            }
+        };
+        Ok(Solution {
+            verdict,
+            cut,
+            restarted,
+            searches: run.searches,
+            proof_nodes: run.proof_nodes,
+            proofs,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// [`Solver::solve`] with the table as it is: the verdict, whether it was cut, and the
+    /// proofs. A proof walk fails with a circular error only when the table holds entries
+    /// carried over from an earlier solve.
+    fn settle_value(
+        &self,
+        pos: &Position,
+        first: Color,
+        tt: &mut Tt,
+        report: &mut dyn FnMut(&Progress),
+        run: &mut Run,
+    ) -> Result<(Verdict, bool, Vec<Proof>), ExtractError> {
+        let mut found = self.attempt(pos, first, tt, report, false, run);
         let mut proofs = Vec::new();
         let mut cut = false;
         if found == Found::Draw {
-            match self.holds(pos, tt, false, &mut run) {
+            match self.holds(pos, tt, false, run) {
                 Ok(holds) if holds.iter().all(|p| self.confirmed(p)) => proofs = holds,
                 Err(Cut::Limit) => cut = true,
                 _ => {
                     tt.clear();
-                    found = self.attempt(pos, first, tt, report, true, &mut run);
+                    found = self.attempt(pos, first, tt, report, true, run);
                     if found == Found::Draw && self.proofs {
-                        match self.holds(pos, tt, true, &mut run) {
+                        match self.holds(pos, tt, true, run) {
                             Ok(holds) => proofs = holds,
                             Err(Cut::Limit) => cut = true,
                             Err(Cut::Failed(e)) => return Err(e),
@@ -177,7 +218,7 @@ impl Solver<'_> {
         }
         let verdict = match found {
             _ if cut => Verdict::Unknown,
-            Found::Winner(winner) => match self.win(pos, tt, winner, &mut run) {
+            Found::Winner(winner) => match self.win(pos, tt, winner, run) {
                 Ok((verdict, proof)) => {
                     proofs.extend(proof);
                     verdict
@@ -194,14 +235,7 @@ impl Solver<'_> {
         if !self.proofs || verdict == Verdict::Unknown {
             proofs.clear();
         }
-        Ok(Solution {
-            verdict,
-            cut,
-            searches: run.searches,
-            proof_nodes: run.proof_nodes,
-            proofs,
-            elapsed: start.elapsed(),
-        })
+        Ok((verdict, cut, proofs))
     }
 
     /// The limits left after `run`'s nodes.
@@ -256,9 +290,17 @@ impl Solver<'_> {
         winner: Color,
         run: &mut Run,
     ) -> Result<(Verdict, Option<Proof>), Cut> {
+        let tt_carried = tt.has_carried();
         let mut search =
             Search::new(&self.rules, self.tables, tt, winner).with_limits(self.remaining(run));
-        let lines = self.proofs.then(|| extract(&mut search, pos, Claim::Win));
+        let cycles = if tt_carried {
+            Cycles::Fail
+        } else {
+            Cycles::Rewalk
+        };
+        let lines = self
+            .proofs
+            .then(|| extract(&mut search, pos, Claim::Win, cycles));
         let verdict = if winner == pos.turn() {
             best_move(&mut search, pos).map(Verdict::Win)
         } else {
@@ -281,6 +323,7 @@ impl Solver<'_> {
             None => Err(Cut::Failed(ExtractError {
                 position: pos.to_fen(),
                 reason: "no move of the proven winner is proven".to_string(),
+                circular: false,
             })),
         }
     }
@@ -299,7 +342,7 @@ impl Solver<'_> {
             let mut search = Search::new(&self.rules, self.tables, tt, !holder)
                 .path_safe(path_safe)
                 .with_limits(self.remaining(run));
-            let lines = extract(&mut search, pos, Claim::Hold);
+            let lines = extract(&mut search, pos, Claim::Hold, Cycles::Rewalk);
             run.proof_nodes += search.stats().nodes;
             out.push(Proof {
                 claim: Claim::Hold,

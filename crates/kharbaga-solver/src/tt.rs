@@ -148,6 +148,9 @@ fn keep(bucket: &Bucket, i: usize) -> u64 {
 pub struct Tt {
     buckets: Slots<Bucket>,
     mask: usize,
+    /// Whether entries were carried over from an earlier solve since the table was last
+    /// emptied: then it may hold proofs that justify each other across the two solves.
+    carried: bool,
 }
 
 /// Mixes the prover into a position's hash.
@@ -170,12 +173,20 @@ impl Tt {
         Tt {
             buckets: Slots::new(n),
             mask: n - 1,
+            carried: false,
         }
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
         self.buckets.fill(EMPTY);
+        self.carried = false;
+    }
+
+    /// Whether entries were carried over from an earlier solve ([`Tt::mark_carried`])
+    /// since the table was last emptied.
+    pub fn has_carried(&self) -> bool {
+        self.carried
     }
 
     /// Empties the slots of the open entries (neither proven nor disproven), keeping the
@@ -195,6 +206,7 @@ impl Tt {
     /// Marks every entry as carried over from an earlier solve: the first to be replaced
     /// (until stored again).
     pub fn mark_carried(&mut self) {
+        self.carried = true;
         for bucket in self.buckets.iter_mut() {
             bucket.carried = 0;
             for i in 0..BUCKET {

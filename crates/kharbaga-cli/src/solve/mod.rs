@@ -257,6 +257,13 @@ fn report(out: &mut impl Write, pos: &Position, s: &Solution) -> io::Result<()> 
             search.stats.repetitions
         )?;
     }
+    if s.restarted {
+        writeln!(
+            out,
+            "  the proof could not be written from the carried table (its proofs justify each \
+             other in a cycle): solved again from an empty table"
+        )?;
+    }
     if s.proof_nodes > 0 {
         writeln!(
             out,
