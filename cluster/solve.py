@@ -344,7 +344,7 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     out = run_command(cmd, stop=stop)
     if (out is not None and out.returncode == 2 and table
             and f"--hash-file {table}:" in out.stderr):
-        # The worker's table is of another size or build, or damaged: start without it.
+        # The worker's table is from another build or damaged: start without it.
         os.remove(table)
         out = run_command(cmd, stop=stop)
     elapsed = time.monotonic() - start

@@ -225,13 +225,18 @@ fn a_hash_file_carries_the_table_to_the_next_solve_and_a_wrong_one_is_refused() 
     assert!(first.status.success(), "{}", stderr(&first));
     assert!(stdout(&first).contains("(new)"), "{}", stdout(&first));
     let saved = std::fs::read(&file).unwrap();
-    assert_eq!(saved.len(), 32 + (1 << 20));
+    assert_eq!((saved.len() - 32) % 24, 0, "a header and whole entries");
+    assert!(saved.len() > 32 && saved.len() <= 32 + (1 << 20) / 64 * 3 / 8 * 24);
 
     // The second solve finds the root's value in the table it starts from.
     let second = solve(&["--hash", "1"]);
     assert!(second.status.success(), "{}", stderr(&second));
     let text = stdout(&second);
-    assert!(text.contains("(an earlier solve's)"), "{text}");
+    let entries = (saved.len() - 32) / 24;
+    assert!(
+        text.contains(&format!("(an earlier solve's, {entries} entries)")),
+        "{text}"
+    );
     assert_eq!(
         text.lines().last(),
         Some(format!("result: {LOSS} loss").as_str())
@@ -243,20 +248,15 @@ fn a_hash_file_carries_the_table_to_the_next_solve_and_a_wrong_one_is_refused() 
         nodes(&text)
     );
 
-    // Another size, other rules, a damaged file: refused, and the file is kept as it was.
+    // Other rules, a damaged file: refused, and the file is kept as it was.
     let before = std::fs::read(&file).unwrap();
-    for (extra, says) in [
-        (&["--hash", "2"][..], "this solve's --hash is 2 MiB"),
-        (&["--hash", "1", "--rules", "ludii"][..], "other rules"),
-    ] {
-        let out = solve(extra);
-        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
-        assert!(stderr(&out).contains(path), "{}", stderr(&out));
-        assert!(stderr(&out).contains(says), "{}", stderr(&out));
-        assert!(std::fs::read(&file).unwrap() == before);
-    }
+    let out = solve(&["--hash", "1", "--rules", "ludii"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stderr(&out).contains(path), "{}", stderr(&out));
+    assert!(stderr(&out).contains("other rules"), "{}", stderr(&out));
+    assert!(std::fs::read(&file).unwrap() == before);
     let mut damaged = before.clone();
-    damaged[1000] ^= 0x40;
+    damaged[40] ^= 0x40;
     std::fs::write(&file, &damaged).unwrap();
     let out = solve(&["--hash", "1"]);
     assert_eq!(out.status.code(), Some(2));

@@ -62,8 +62,7 @@ const BUCKET: usize = 3;
 const PACKED: usize = 13;
 
 /// One cache line of the table: the keys of three entries, then their numbers, then which
-/// of them were carried over from an earlier solve (a bit each; the line has no padding, so
-/// the table can be saved as bytes).
+/// of them were carried over from an earlier solve (a bit each).
 #[derive(Copy, Clone)]
 #[repr(C, align(64))]
 struct Bucket {
@@ -183,59 +182,20 @@ impl Tt {
         self.carried = false;
     }
 
-    /// Whether entries were carried over from an earlier solve ([`Tt::mark_carried`])
+    /// Whether entries were carried over from an earlier solve ([`Tt::put_carried`])
     /// since the table was last emptied.
     pub fn has_carried(&self) -> bool {
         self.carried
     }
 
-    /// Empties the slots of the open entries (neither proven nor disproven), keeping the
-    /// solved ones.
-    pub fn retain_solved(&mut self) {
-        for bucket in self.buckets.iter_mut() {
-            for i in 0..BUCKET {
-                let e = unpack(bucket.keys[i], &bucket.numbers[i]);
-                if e.key != 0 && e.pn != 0 && e.dn != 0 {
-                    bucket.keys[i] = 0;
-                    bucket.numbers[i] = [0; PACKED];
-                }
-            }
-        }
-    }
-
-    /// Marks every entry as carried over from an earlier solve: the first to be replaced
-    /// (until stored again).
-    pub fn mark_carried(&mut self) {
-        self.carried = true;
-        for bucket in self.buckets.iter_mut() {
-            bucket.carried = 0;
-            for i in 0..BUCKET {
-                if bucket.keys[i] != 0 {
-                    bucket.carried |= 1 << i;
-                }
-            }
-        }
-    }
-
-    /// The number of buckets (a power of two).
-    pub fn buckets(&self) -> usize {
-        self.buckets.len()
-    }
-
-    /// The table's memory, as it is saved ([`crate::tt_file`]).
-    pub fn as_bytes(&self) -> &[u8] {
-        let len = std::mem::size_of_val::<[Bucket]>(&self.buckets);
-        // SAFETY: the buckets are `len` bytes of plain integers with no padding (the `pad`
-        // field fills the line), all initialised.
-        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr().cast(), len) }
-    }
-
-    /// The table's memory, to be read into ([`crate::tt_file`]).
-    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
-        let len = std::mem::size_of_val::<[Bucket]>(&self.buckets);
-        // SAFETY: as in `as_bytes`; and every byte pattern is a bucket (keys and numbers
-        // are plain integers; a stray key is a slot no probe matches).
-        unsafe { std::slice::from_raw_parts_mut(self.buckets.as_mut_ptr().cast(), len) }
+    /// The solved entries (proven or disproven), bucket by bucket.
+    pub fn solved_entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.buckets.iter().flat_map(|bucket| {
+            (0..BUCKET)
+                .filter(|&i| bucket.keys[i] != 0)
+                .map(|i| unpack(bucket.keys[i], &bucket.numbers[i]))
+                .filter(|e| e.pn == 0 || e.dn == 0)
+        })
     }
 
     /// The number of entries.
@@ -274,6 +234,20 @@ impl Tt {
     /// Stores `entry` (its key included), replacing the same key, an empty slot, or the
     /// least-worked entry of the bucket.
     pub fn put(&mut self, entry: Entry) {
+        let (b, slot) = self.store(entry);
+        self.buckets[b].carried &= !(1 << slot);
+    }
+
+    /// Stores `entry` as [`Tt::put`] does, as an entry carried over from an earlier solve:
+    /// the first to be replaced (until stored again).
+    pub fn put_carried(&mut self, entry: Entry) {
+        let (b, slot) = self.store(entry);
+        self.buckets[b].carried |= 1 << slot;
+        self.carried = true;
+    }
+
+    /// Stores `entry`: its bucket and slot.
+    fn store(&mut self, entry: Entry) -> (usize, usize) {
         let b = self.bucket(entry.key);
         let bucket = &mut self.buckets[b];
         let slot = match bucket.keys.iter().position(|&k| k == entry.key) {
@@ -294,7 +268,7 @@ impl Tt {
         };
         bucket.keys[slot] = entry.key;
         bucket.numbers[slot] = pack(&entry);
-        bucket.carried &= !(1 << slot);
+        (b, slot)
     }
 }
 
@@ -362,10 +336,10 @@ mod tests {
             work: 1,
             ..Entry::default()
         };
-        tt.put(solved(9));
-        tt.put(solved(17));
-        tt.put(solved(25));
-        tt.mark_carried();
+        tt.put_carried(solved(9));
+        tt.put_carried(solved(17));
+        tt.put_carried(solved(25));
+        assert!(tt.has_carried());
         // Stored again, 25 is this solve's own entry.
         tt.put(solved(25));
         tt.put(open(33));

@@ -11,35 +11,51 @@
 //! whole cut the nodes by a fifth in all (one part took 2.6 times its nodes), the solved
 //! entries alone by 2.7 times (each part by 1.4 to 3.2 times).
 //!
+//! At most an eighth of the table's entries are saved, those with the most work (nodes
+//! searched below them): a table that has carried entries from part to part fills with
+//! solved entries, and a file of all of them (a 4 GiB table's worth) took half a minute a
+//! part to write, more than many parts take to solve. The entries left out are the cheap
+//! ones, and a proof walk that needs one searches it again.
+//!
 //! The file (native byte order, little-endian on x86-64):
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 8 | `KHTT` and the format version (u32) |
-//! | 8 | the number of buckets |
 //! | 8 | the fingerprint of the rules and of the position hashing |
-//! | 8 | the checksum of the buckets |
-//! | 64 a bucket | the buckets, as they are in memory |
+//! | 8 | the number of entries |
+//! | 24 an entry | key (u64), proof and disproof numbers, work (u32 each), `dist` and `aux` (u16 each) |
+//! | 8 | the checksum of the entries |
 //!
-//! A file for another table size, for other rules, from a build that hashes positions
-//! differently, or whose buckets do not match their checksum is refused with an error that
-//! says which.
+//! A file for other rules, from a build that hashes positions differently, or whose entries
+//! do not match their checksum is refused with an error that says which. A file from a
+//! table of another size is read all the same (where a bucket is full, the entry with the
+//! least work goes).
 
 use std::fmt;
 use std::io::{self, Read, Write};
 
 use kharbaga::{Position, Rules};
 
-use crate::tt::Tt;
+use crate::tt::{Entry, Tt};
 
 /// The file's first four bytes.
 const MAGIC: &[u8; 4] = b"KHTT";
 
 /// The format version.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// The header's length in bytes.
-const HEADER: usize = 32;
+const HEADER: usize = 24;
+
+/// The checksum's length in bytes, after the entries.
+const TRAILER: usize = 8;
+
+/// An entry's length in bytes.
+const RECORD: usize = 24;
+
+/// The share of a table's entries that are saved: one in this many.
+const SAVED_SHARE: usize = 8;
 
 /// Why a table file was refused.
 #[derive(Debug)]
@@ -48,16 +64,9 @@ pub enum TtFileError {
     Io(io::Error),
     /// Not a table file of this version.
     NotATable,
-    /// The file's table has another size.
-    Size {
-        /// The file's buckets.
-        file: u64,
-        /// The table's buckets.
-        table: u64,
-    },
     /// Made under other rules or by a build that hashes positions differently.
     Fingerprint,
-    /// The buckets do not match the header's checksum (a damaged or truncated file).
+    /// The entries do not match the header's checksum (a damaged or truncated file).
     Checksum,
 }
 
@@ -68,12 +77,6 @@ impl fmt::Display for TtFileError {
             TtFileError::NotATable => write!(
                 f,
                 "not a solver table file (it does not start with KHTT and version {VERSION})"
-            ),
-            TtFileError::Size { file, table } => write!(
-                f,
-                "the file holds a table of {} MiB, this solve's --hash is {} MiB",
-                (file * 64) >> 20,
-                (table * 64) >> 20
             ),
             TtFileError::Fingerprint => write!(
                 f,
@@ -119,35 +122,83 @@ fn mix(mut h: u64, words: impl IntoIterator<Item = u64>) -> u64 {
     h
 }
 
-/// The checksum of a table's bytes (whole 8-byte words: a table is whole buckets).
-fn checksum(bytes: &[u8]) -> u64 {
+/// An entry as it is saved.
+fn record(e: &Entry) -> [u8; RECORD] {
+    let mut out = [0u8; RECORD];
+    out[..8].copy_from_slice(&e.key.to_ne_bytes());
+    out[8..12].copy_from_slice(&e.pn.to_ne_bytes());
+    out[12..16].copy_from_slice(&e.dn.to_ne_bytes());
+    out[16..20].copy_from_slice(&e.work.to_ne_bytes());
+    out[20..22].copy_from_slice(&e.dist.to_ne_bytes());
+    out[22..24].copy_from_slice(&e.aux.to_ne_bytes());
+    out
+}
+
+/// The entry a [`record`] holds.
+fn entry(r: &[u8; RECORD]) -> Entry {
+    let u32_at = |i: usize| u32::from_ne_bytes(r[i..i + 4].try_into().expect("4 bytes"));
+    let u16_at = |i: usize| u16::from_ne_bytes(r[i..i + 2].try_into().expect("2 bytes"));
+    Entry {
+        key: u64::from_ne_bytes(r[..8].try_into().expect("8 bytes")),
+        pn: u32_at(8),
+        dn: u32_at(12),
+        work: u32_at(16),
+        dist: u16_at(20),
+        aux: u16_at(22),
+    }
+}
+
+/// Folds a record into a checksum.
+fn fold(h: u64, r: &[u8; RECORD]) -> u64 {
     mix(
-        bytes.len() as u64,
-        bytes
-            .chunks_exact(8)
+        h,
+        r.chunks_exact(8)
             .map(|c| u64::from_ne_bytes(c.try_into().expect("8 bytes"))),
     )
 }
 
-/// Writes the solved entries of `tt`, made under `rules`, to `out` (the open entries are
-/// dropped from `tt` first).
-pub fn write(tt: &mut Tt, rules: &Rules, out: &mut impl Write) -> io::Result<()> {
-    tt.retain_solved();
-    let bytes = tt.as_bytes();
+/// The least work of the entries saved from `tt` (the smallest power of two that leaves
+/// at most one entry in [`SAVED_SHARE`] of the table) and how many entries that saves.
+fn least_work(tt: &Tt) -> (u32, u64) {
+    let mut at_least = [0u64; 33];
+    for e in tt.solved_entries() {
+        at_least[(32 - e.work.leading_zeros()) as usize] += 1;
+    }
+    let cap = (tt.capacity() / SAVED_SHARE) as u64;
+    let mut kept = 0;
+    for bits in (0..33).rev() {
+        if kept + at_least[bits] > cap {
+            return (if bits >= 32 { u32::MAX } else { 1 << bits }, kept);
+        }
+        kept += at_least[bits];
+    }
+    (0, kept)
+}
+
+/// Writes the solved entries of `tt` with the most work (at most one in [`SAVED_SHARE`] of
+/// the table's entries), made under `rules`, to `out`. (Two passes over the table: one to
+/// choose the entries, one to write them.)
+pub fn write(tt: &Tt, rules: &Rules, out: &mut impl Write) -> io::Result<()> {
+    let (least, count) = least_work(tt);
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_ne_bytes());
-    header.extend_from_slice(&(tt.buckets() as u64).to_ne_bytes());
     header.extend_from_slice(&fingerprint(rules).to_ne_bytes());
-    header.extend_from_slice(&checksum(bytes).to_ne_bytes());
+    header.extend_from_slice(&count.to_ne_bytes());
     out.write_all(&header)?;
-    out.write_all(bytes)
+    let mut sum = 0;
+    for e in tt.solved_entries().filter(|e| e.work >= least) {
+        let r = record(&e);
+        sum = fold(sum, &r);
+        out.write_all(&r)?;
+    }
+    out.write_all(&sum.to_ne_bytes())
 }
 
-/// Reads a table written by [`write`] under `rules` into `tt`, which must have the same
-/// size, its entries marked as carried over ([`Tt::mark_carried`]: the first replaced). On
-/// an error `tt` is left empty.
-pub fn read(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<(), TtFileError> {
+/// Reads a table written by [`write`] under `rules` into `tt`, its entries marked as
+/// carried over ([`Tt::put_carried`]: the first replaced); the number of entries read.
+/// On an error `tt` is left empty.
+pub fn read(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<u64, TtFileError> {
     let result = read_into(tt, rules, input);
     if result.is_err() {
         tt.clear();
@@ -155,7 +206,7 @@ pub fn read(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<(), TtF
     result
 }
 
-fn read_into(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<(), TtFileError> {
+fn read_into(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<u64, TtFileError> {
     let mut header = [0u8; HEADER];
     input.read_exact(&mut header).map_err(|e| match e.kind() {
         io::ErrorKind::UnexpectedEof => TtFileError::NotATable,
@@ -165,20 +216,28 @@ fn read_into(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<(), Tt
     if &header[..4] != MAGIC || header[4..8] != VERSION.to_ne_bytes() {
         return Err(TtFileError::NotATable);
     }
-    let (file, table) = (word(8), tt.buckets() as u64);
-    if file != table {
-        return Err(TtFileError::Size { file, table });
-    }
-    if word(16) != fingerprint(rules) {
+    if word(8) != fingerprint(rules) {
         return Err(TtFileError::Fingerprint);
     }
-    let bytes = tt.as_bytes_mut();
-    input.read_exact(bytes)?;
-    if checksum(bytes) != word(24) || input.read(&mut [0u8])? != 0 {
+    let count = word(16);
+    let mut sum: u64 = 0;
+    let mut r = [0u8; RECORD];
+    for _ in 0..count {
+        input.read_exact(&mut r)?;
+        sum = fold(sum, &r);
+        let e = entry(&r);
+        if e.key & 1 == 0 || (e.pn != 0 && e.dn != 0) {
+            // Not a key, or not solved: never written so.
+            return Err(TtFileError::Checksum);
+        }
+        tt.put_carried(e);
+    }
+    let mut trailer = [0u8; TRAILER];
+    input.read_exact(&mut trailer)?;
+    if sum != u64::from_ne_bytes(trailer) || input.read(&mut [0u8])? != 0 {
         return Err(TtFileError::Checksum);
     }
-    tt.mark_carried();
-    Ok(())
+    Ok(count)
 }
 
 #[cfg(test)]
@@ -191,17 +250,17 @@ mod tests {
         key(k.wrapping_mul(0x2545_F491_4F6C_DD1D), Color::Black)
     }
 
-    /// A table of 1,000 entries: proofs for keys divisible by 3, disproofs for those
-    /// leaving 1, open entries for the others.
+    /// A table of 1 MiB (49,152 entries) with 3,000 entries: proofs for keys divisible by 3,
+    /// disproofs for those leaving 1, open entries for the others; the work is the key.
     fn filled() -> Tt {
         let mut tt = Tt::new(1);
-        for k in 0..1000u64 {
+        for k in 0..3000u64 {
             let (pn, dn) = [(0, INF), (INF, 0), (k as u32 + 1, 7)][k as usize % 3];
             tt.put(Entry {
                 key: key_of(k),
                 pn,
                 dn,
-                work: 3,
+                work: k as u32,
                 dist: 4,
                 aux: 2,
             });
@@ -209,7 +268,7 @@ mod tests {
         tt
     }
 
-    fn saved(tt: &mut Tt, rules: &Rules) -> Vec<u8> {
+    fn saved(tt: &Tt, rules: &Rules) -> Vec<u8> {
         let mut file = Vec::new();
         write(tt, rules, &mut file).unwrap();
         file
@@ -218,14 +277,15 @@ mod tests {
     #[test]
     fn a_saved_table_reads_back_with_its_solved_entries() {
         let rules = Rules::default();
-        let mut tt = filled();
-        let file = saved(&mut tt, &rules);
-        assert_eq!(file.len(), HEADER + tt.as_bytes().len());
-        let mut back = Tt::new(1);
-        read(&mut back, &rules, &mut file.as_slice()).unwrap();
-        let before = filled();
-        for k in 0..1000 {
-            let (then, now) = (before.get(key_of(k)), back.get(key_of(k)));
+        let tt = filled();
+        let file = saved(&tt, &rules);
+        assert_eq!(file.len(), HEADER + 2000 * RECORD + TRAILER);
+        // Read into a table of another size.
+        let mut back = Tt::new(2);
+        assert_eq!(read(&mut back, &rules, &mut file.as_slice()).unwrap(), 2000);
+        assert!(back.has_carried());
+        for k in 0..3000 {
+            let (then, now) = (tt.get(key_of(k)), back.get(key_of(k)));
             match k % 3 {
                 2 => assert_eq!(now, None),
                 _ => assert_eq!(now, then),
@@ -235,47 +295,81 @@ mod tests {
     }
 
     #[test]
-    fn a_file_for_another_size_rules_or_content_is_refused_and_leaves_the_table_empty() {
+    fn only_the_most_worked_eighth_of_the_table_is_saved() {
+        // A full table of solved entries, the work rising from 0: the least work saved is a
+        // power of two that keeps at most an eighth of them, and half of it would keep more.
+        let mut tt = Tt::new(1);
+        let n = tt.capacity() as u64;
+        let mut k = 0;
+        let mut stored = 0;
+        while stored < n && k < 10 * n {
+            let e = Entry {
+                key: key_of(k),
+                pn: 0,
+                dn: INF,
+                work: stored as u32,
+                ..Entry::default()
+            };
+            tt.put(e);
+            if tt.get(e.key).is_some() {
+                stored += 1;
+            }
+            k += 1;
+        }
+        let (least, count) = least_work(&tt);
+        let kept = tt.solved_entries().filter(|e| e.work >= least).count();
+        assert_eq!(kept as u64, count);
+        assert!(kept <= tt.capacity() / SAVED_SHARE, "{kept} kept");
+        assert!(
+            tt.solved_entries().filter(|e| e.work >= least / 2).count()
+                > tt.capacity() / SAVED_SHARE,
+            "the next power of two down would keep too many"
+        );
+        let file = saved(&tt, &Rules::default());
+        assert_eq!(file.len(), HEADER + kept * RECORD + TRAILER);
+        let mut back = Tt::new(1);
+        read(&mut back, &Rules::default(), &mut file.as_slice()).unwrap();
+        assert!(back.solved_entries().all(|e| e.work >= least));
+        assert_eq!(back.solved_entries().count(), kept);
+    }
+
+    #[test]
+    fn a_file_for_other_rules_or_damaged_is_refused_and_leaves_the_table_empty() {
         let rules = Rules::default();
-        let file = saved(&mut filled(), &rules);
-        let refused = |file: &[u8], rules: &Rules, mib: usize| {
-            let mut tt = Tt::new(mib);
+        let file = saved(&filled(), &rules);
+        let refused = |file: &[u8], rules: &Rules| {
+            let mut tt = Tt::new(1);
             tt.put(Entry {
                 key: 3,
-                pn: 1,
-                dn: 1,
+                pn: 0,
+                dn: INF,
                 ..Entry::default()
             });
             let e = read(&mut tt, rules, &mut &file[..]).unwrap_err();
-            assert!(tt.as_bytes().iter().all(|&b| b == 0));
+            assert_eq!(tt.solved_entries().count(), 0);
+            assert!(!tt.has_carried());
             e
         };
-        let size = refused(&file, &rules, 2);
-        assert!(matches!(size, TtFileError::Size { .. }));
-        assert_eq!(
-            size.to_string(),
-            "the file holds a table of 1 MiB, this solve's --hash is 2 MiB"
-        );
         let ludii = Rules::named("ludii").unwrap();
-        assert!(matches!(
-            refused(&file, &ludii, 1),
-            TtFileError::Fingerprint
-        ));
-        let mut damaged = file.clone();
-        damaged[HEADER + 100] ^= 1;
-        assert!(matches!(
-            refused(&damaged, &rules, 1),
-            TtFileError::Checksum
-        ));
+        assert!(matches!(refused(&file, &ludii), TtFileError::Fingerprint));
+        for at in [HEADER + 3, HEADER + 9, HEADER + 1000, file.len() - 1] {
+            let mut damaged = file.clone();
+            damaged[at] ^= 1;
+            assert!(
+                matches!(refused(&damaged, &rules), TtFileError::Checksum),
+                "byte {at}"
+            );
+        }
         let short = &file[..file.len() - 1];
-        assert!(matches!(refused(short, &rules, 1), TtFileError::Checksum));
+        assert!(matches!(refused(short, &rules), TtFileError::Checksum));
         let mut longer = file.clone();
         longer.push(0);
-        assert!(matches!(refused(&longer, &rules, 1), TtFileError::Checksum));
-        assert!(matches!(
-            refused(b"KHTX", &rules, 1),
-            TtFileError::NotATable
-        ));
-        assert!(matches!(refused(&[], &rules, 1), TtFileError::NotATable));
+        assert!(matches!(refused(&longer, &rules), TtFileError::Checksum));
+        assert!(matches!(refused(b"KHTX", &rules), TtFileError::NotATable));
+        assert!(matches!(refused(&[], &rules), TtFileError::NotATable));
+        assert_eq!(
+            TtFileError::Checksum.to_string(),
+            "the file is damaged: its entries do not match its checksum"
+        );
     }
 }

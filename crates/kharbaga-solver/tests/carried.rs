@@ -18,27 +18,33 @@ use kharbaga_solver::tt::{key, Entry, Tt, INF};
 const CYCLE: &str = "W:BKa1,g1,f2,h2,a3,c3,g3,i3,d4,f4,a5,g5,d6,h6,a7,e7,b8,d8,f8,Ka9:\
                      WKi9,Kc1,Ke1,Ki1,d2,e3,b4,h4,c5,e5,i5,b6,f6,c7,g7,i7,c9,e9,g9";
 
-/// A proof of White's win from `pos`, `dist` plies long, as a carried table would hold it.
-fn proven(tt: &mut Tt, pos: &Position, dist: u16) {
-    tt.put(Entry {
+/// A proof of White's win from `pos`, `dist` plies long, as this solve's own or (`carried`)
+/// as a table carried over from an earlier solve would hold it.
+fn proven(tt: &mut Tt, pos: &Position, dist: u16, carried: bool) {
+    let entry = Entry {
         key: key(pos.hash(), Color::White),
         pn: 0,
         dn: INF,
         work: 1,
         dist,
         aux: 0,
-    });
+    };
+    if carried {
+        tt.put_carried(entry);
+    } else {
+        tt.put(entry);
+    }
 }
 
 /// The positions of the cycle, from `CYCLE` on, each with White's proof entry: every one
 /// justified by the next, round the cycle.
-fn circular_table() -> (Position, Tt) {
+fn circular_table(carried: bool) -> (Position, Tt) {
     let rules = Rules::standard();
     let root = Position::from_fen(CYCLE).unwrap();
     let mut tt = Tt::new(1);
     let mut pos = root;
     for (i, mv) in ["i9-h8", "a1-b2", "h8-i9", "b2-a1"].iter().enumerate() {
-        proven(&mut tt, &pos, 4 - i as u16);
+        proven(&mut tt, &pos, 4 - i as u16, carried);
         let legal = pos.legal_moves(&rules);
         let mv = legal.iter().find(|m| m.to_string() == *mv).unwrap();
         if pos.turn() == Color::Black {
@@ -81,7 +87,7 @@ fn checked(s: &Solution) -> Result<(), String> {
 #[test]
 fn a_walk_that_comes_back_round_a_cycle_of_proofs_fails_when_told_to() {
     let rules = Rules::standard();
-    let (root, mut tt) = circular_table();
+    let (root, mut tt) = circular_table(false);
     let mut search = Search::new(&rules, None, &mut tt, Color::White);
     let err = extract(&mut search, &root, Claim::Win, Cycles::Fail).unwrap_err();
     assert!(err.circular, "{err}");
@@ -95,8 +101,8 @@ fn a_walk_that_comes_back_round_a_cycle_of_proofs_fails_when_told_to() {
 
 #[test]
 fn a_carried_table_whose_proofs_are_circular_is_emptied_and_the_position_solved_again() {
-    let (root, mut tt) = circular_table();
-    tt.mark_carried();
+    let (root, mut tt) = circular_table(true);
+    assert!(tt.has_carried());
     let s = solve(&root, &mut tt);
     assert!(s.restarted);
     assert_eq!(s.verdict.name(), "win");
@@ -106,7 +112,7 @@ fn a_carried_table_whose_proofs_are_circular_is_emptied_and_the_position_solved_
     // The same table not carried over (as if its entries were this solve's own) is walked
     // round the cycle with rising counts until the count passes the proofs' reach, and the
     // proof cannot be written: such cycles come only from carried entries.
-    let (root, mut tt) = circular_table();
+    let (root, mut tt) = circular_table(false);
     let err = solver().solve(&root, &mut tt, &mut |_| {}).unwrap_err();
     assert!(!err.circular, "{err}");
 }
@@ -118,8 +124,7 @@ fn a_carried_proof_without_its_childrens_entries_is_searched_again_as_a_whole() 
     // win (a Mullah ending, no tables).
     let pos = Position::from_fen("W:Bf6:WKg1,g9").unwrap();
     let mut tt = Tt::new(1);
-    proven(&mut tt, &pos, 5);
-    tt.mark_carried();
+    proven(&mut tt, &pos, 5, true);
     let s = solve(&pos, &mut tt);
     assert!(matches!(s.verdict, Verdict::Win(_)), "{:?}", s.verdict);
     assert!(!s.restarted);

@@ -53,9 +53,10 @@ pub struct SolveArgs {
     hash: u32,
 
     /// Start with the transposition table saved in this file (when it exists) and save the
-    /// table's solved entries there at the end, so that the next solve starts with what this
-    /// one proved: for related positions in turn, such as the parts of a frontier (a file of
-    /// the --hash size, made under the same rules; one solve at a time per file)
+    /// table's solved entries with the most work there at the end (at most an eighth of the
+    /// table), so that the next solve starts with what this one proved: for related
+    /// positions in turn, such as the parts of a frontier (made under the same rules; one
+    /// solve at a time per file)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["frontier", "combine"])]
     hash_file: Option<PathBuf>,
 
@@ -122,8 +123,10 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     )?;
     let mut tt = Tt::new(args.hash as usize);
     if let Some(path) = &args.hash_file {
-        let loaded = load_table(&mut tt, &rules, path)?;
-        let from = if loaded { "an earlier solve's" } else { "new" };
+        let from = match load_table(&mut tt, &rules, path)? {
+            Some(n) => format!("an earlier solve's, {n} entries"),
+            None => "new".to_string(),
+        };
         writeln!(out, "hash file: {} ({from})", path.display())?;
     }
     let solution = solve(
@@ -141,7 +144,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     writeln!(out, "result: {}", result_line(&pos, &solution.verdict))?;
     if let Some(path) = &args.hash_file {
         // The result stands without it: a table that cannot be saved is only a warning.
-        if let Err(e) = save_table(&mut tt, &rules, path) {
+        if let Err(e) = save_table(&tt, &rules, path) {
             eprintln!("warning: the table was not saved: {}: {e}", path.display());
         }
     }
@@ -194,21 +197,22 @@ pub fn solve(
     Ok(solution)
 }
 
-/// Reads the table saved in `path` into `tt` when the file exists (whether it did).
-fn load_table(tt: &mut Tt, rules: &Rules, path: &Path) -> Result<bool, CliError> {
+/// Reads the table saved in `path` into `tt` when the file exists: the number of entries
+/// read, `None` when there was no file.
+fn load_table(tt: &mut Tt, rules: &Rules, path: &Path) -> Result<Option<u64>, CliError> {
     let file = match File::open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(CliError::Input(format!("{}: {e}", path.display()))),
     };
-    tt_file::read(tt, rules, &mut io::BufReader::with_capacity(1 << 20, file))
+    let read = tt_file::read(tt, rules, &mut io::BufReader::with_capacity(1 << 20, file))
         .map_err(|e| CliError::Input(format!("--hash-file {}: {e}", path.display())))?;
-    Ok(true)
+    Ok(Some(read))
 }
 
 /// Saves `tt` to `path`, through a temporary file beside it renamed at the end (a solve
 /// stopped while it writes leaves the file before it whole).
-fn save_table(tt: &mut Tt, rules: &Rules, path: &Path) -> io::Result<()> {
+fn save_table(tt: &Tt, rules: &Rules, path: &Path) -> io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
