@@ -165,6 +165,23 @@ pub fn extract(
 /// A position's line: its move (or none) and the children the proof goes on from.
 type Expansion = (Option<Move>, Vec<(Position, u32)>);
 
+/// What the stored results say of the claimant's move at a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Stored {
+    /// This move reaches a leaf that keeps the claim.
+    Leaf(Move),
+    /// The move of this index reaches a settled position with the shortest line.
+    Settled(usize),
+    /// No move reaches a settled position.
+    Nothing,
+}
+
+/// The position after `mv` from `pos` (count `q`), with its count.
+fn child(pos: &Position, mv: &Move, q: u32) -> (Position, u32) {
+    let cq = if pos.is_progress(mv) { 0 } else { q + 1 };
+    (pos.play(mv), cq)
+}
+
 impl Walk<'_, '_> {
     /// The side that makes the claim: the prover of a win, the holder of a hold (the
     /// opponent of the search's prover).
@@ -222,39 +239,27 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// The claimant's move at `pos` (count `q`) from the stored results: a move to a leaf
-    /// (as `Err(move)`), else the settled child with the shortest line (its `dist` and
-    /// index), if any.
-    fn best_stored(
-        &mut self,
-        pos: &Position,
-        q: u32,
-        moves: &[Move],
-    ) -> Result<Option<(u32, usize)>, Move> {
+    /// The claimant's move at `pos` (count `q`) from the stored results.
+    fn best_stored(&mut self, pos: &Position, q: u32, moves: &[Move]) -> Stored {
         let mut best: Option<(u32, usize)> = None;
         for (i, mv) in moves.iter().enumerate() {
-            let c = pos.play(mv);
-            let cq = if pos.is_progress(mv) { 0 } else { q + 1 };
+            let (c, cq) = child(pos, mv, q);
             let over = self.search.known(&c, cq).terminal();
             if self.is_leaf(&c, cq) && !(over && c.turn() == self.claimant()) {
-                return Err(*mv);
+                return Stored::Leaf(*mv);
             }
             let num = self.search.known(&c, cq);
             if self.settled(&num) && best.map_or(true, |(d, _)| num.dist < d) {
                 best = Some((num.dist, i));
             }
         }
-        Ok(best)
+        best.map_or(Stored::Nothing, |(_, i)| Stored::Settled(i))
     }
 
     fn expand(&mut self, pos: &Position, q: u32) -> Result<Expansion, ExtractError> {
         let rules = *self.search.rules();
         let moves = pos.legal_moves(&rules);
-        let child = |mv: &Move| {
-            let c = pos.play(mv);
-            let cq = if pos.is_progress(mv) { 0 } else { q + 1 };
-            (c, cq)
-        };
+        let child = |mv: &Move| child(pos, mv, q);
         if pos.turn() != self.claimant() {
             let mut next = Vec::new();
             for mv in &moves {
@@ -282,31 +287,23 @@ impl Walk<'_, '_> {
         // leaves its children's results in the table, and last a search of each move on its
         // own. (Searched one by one, a move that does not keep the claim first can take
         // without end to settle, in an ending of kings without tables.)
-        let mut searched = false;
-        let mut best = loop {
-            match self.best_stored(pos, q, &moves) {
-                Err(mv) => return Ok((Some(mv), Vec::new())),
-                Ok(None) if !searched => {
-                    searched = true;
-                    let num = self.search.run_below(pos, q);
-                    if !self.settled(&num) {
-                        break None;
-                    }
-                }
-                Ok(best) => break best,
-            }
-        };
-        if best.is_none() {
-            for (i, mv) in moves.iter().enumerate() {
-                let (c, cq) = child(mv);
-                let num = self.status(&c, cq);
-                if self.settled(&num) {
-                    best = Some((0, i));
-                    break;
-                }
+        let mut stored = self.best_stored(pos, q, &moves);
+        if stored == Stored::Nothing {
+            let num = self.search.run_below(pos, q);
+            if self.settled(&num) {
+                stored = self.best_stored(pos, q, &moves);
             }
         }
-        let (_, i) = best.ok_or_else(|| Self::fail(pos, "no move keeps the claim"))?;
+        let best = match stored {
+            Stored::Leaf(mv) => return Ok((Some(mv), Vec::new())),
+            Stored::Settled(i) => Some(i),
+            Stored::Nothing => moves.iter().position(|mv| {
+                let (c, cq) = child(mv);
+                let num = self.status(&c, cq);
+                self.settled(&num)
+            }),
+        };
+        let i = best.ok_or_else(|| Self::fail(pos, "no move keeps the claim"))?;
         let (c, cq) = child(&moves[i]);
         Ok((Some(moves[i]), vec![(c, cq)]))
     }
