@@ -29,7 +29,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import solve  # noqa: E402 (the driver's module, for its run_command)
+import commands  # noqa: E402 (the driver's module that runs commands)
 
 DRIVER = os.path.join(HERE, "solve.py")
 POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
@@ -285,11 +285,11 @@ exec '{kharbaga}' "$@"
         stop = threading.Event()
         threading.Timer(1.0, stop.set).start()
         start = time.monotonic()
-        killed = solve.run_command(["sleep", "60"], stop=stop.is_set)
+        killed = commands.run_command(["sleep", "60"], stop=stop.is_set)
         check("the stop file kills a running command within seconds",
               killed is None and time.monotonic() - start < 10,
               f"{killed}, {time.monotonic() - start:.1f}s")
-        finished = solve.run_command(["echo", "done"], stop=lambda: False)
+        finished = commands.run_command(["echo", "done"], stop=lambda: False)
         check("a command that ends before any stop gives its output",
               finished.returncode == 0 and finished.stdout == "done\n", finished)
 

@@ -97,11 +97,9 @@ def main(argv=None):
                 f"{args.file}: line {proof.rules_line}: the proof's rules {proof.rules!r} do not agree with"
                 f" --rules {args.rules!r}"
             )
-        probe = None
-        if args.tables:
-            def probe(positions):
-                return probe_tables(args.kharbaga, args.tables, rules.text, positions)
-        summary = Checker(proof, rules, probe).check()
+        def probe(positions):
+            return probe_tables(args.kharbaga, args.tables, rules.text, positions)
+        summary = Checker(proof, rules, probe if args.tables else None).check()
     except Unreadable as e:
         print(f"check_proof.py: {e}", file=sys.stderr)
         return 2

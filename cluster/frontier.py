@@ -1,0 +1,118 @@
+"""The frontier of the solve driver (cluster/solve.py) and what the parts' results say about
+its root: the task that lists the frontier into the work directory, and the
+`kharbaga solve --combine` without a proof that works out the root's value so far, the
+parts that can still change it (`prune`, the early stop) and whether one part alone can
+decide it (`decides`)."""
+
+import os
+import re
+import uuid
+
+from commands import failure, result_of, run_command, solve_command
+from workdir import earlier_result, finished, needed_path, read_needed, write_atomically
+
+
+def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
+    """The task that lists the frontier into WORKDIR/frontier.txt: returns the root, the
+    positions, the indices of the parts that ran before (those with a part-i.out) and of
+    those split before and not yet solved (a part-i.split directory), or an error (status 2
+    for bad input, else 1) with its message."""
+    cmd = solve_command(kharbaga, rules, tables, position)
+    if moves:
+        cmd += ["--moves", moves]
+    cmd += ["--frontier", str(plies)]
+    out = run_command(cmd)
+    if out.returncode != 0:
+        status = 2 if out.returncode in (2, None) else 1
+        return {"status": status, "error": failure(cmd, out)}
+    lines = out.stdout.splitlines()
+    header = lines[0].split() if lines else []
+    if len(header) != 5 or header[:2] != ["#", "frontier:"]:
+        return {"status": 1, "error": f"`{' '.join(cmd)}` printed no frontier header:\n"
+                + out.stdout[:2000]}
+    positions = [line.strip() for line in lines[1:]
+                 if line.strip() and not line.startswith("#")]
+
+    # A work directory belongs to one solve: the same frontier under the same rules.
+    frontier_path = os.path.join(workdir, "frontier.txt")
+    rules_path = os.path.join(workdir, "rules.txt")
+    if os.path.exists(rules_path):
+        with open(rules_path) as f:
+            before = f.read().strip()
+        if before != rules:
+            return {"status": 2, "error": f"{workdir} holds a solve under the rules "
+                    f"{before!r}, not {rules!r}: use another --workdir, or empty it"}
+    if os.path.exists(frontier_path):
+        with open(frontier_path) as f:
+            before = f.read()
+        if before != out.stdout:
+            first = before.splitlines()[0] if before else "(empty)"
+            return {"status": 2, "error": f"{workdir} holds another solve's frontier "
+                    f"({first}): use another --workdir, or empty it"}
+    else:
+        write_atomically(frontier_path, out.stdout)
+    if not os.path.exists(rules_path):
+        write_atomically(rules_path, rules + "\n")
+    ran = set()
+    for name in os.listdir(workdir):
+        if name.startswith("needed-"):
+            os.remove(os.path.join(workdir, name))
+        elif re.fullmatch(r"part-\d+\.out", name):
+            ran.add(int(name[len("part-"):-len(".out")]))
+    split = {i for i, x in enumerate(positions)
+             if os.path.isdir(os.path.join(workdir, f"part-{i}.split"))
+             and not finished(workdir, i, x, earlier_result(workdir, i))}
+    return {"status": 0, "root": header[2], "positions": positions, "ran": ran,
+            "split": split}
+
+
+def combine_results(kharbaga, rules, tables, root, workdir, *extra):
+    """`kharbaga solve --combine` on frontier.txt, the part-*.out files and the `extra` files
+    in WORKDIR (no proof): its result line, split (None when it printed none), and its
+    output."""
+    files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
+                                      if re.fullmatch(r"part-\d+\.out", name))
+    cmd = solve_command(kharbaga, rules, tables, root)
+    out = run_command(cmd + ["--combine", *files, *extra], cwd=workdir)
+    if out.returncode != 0:
+        raise RuntimeError(failure(cmd + ["--combine", "FRONTIER", "PARTS..."], out))
+    return result_of(out.stdout), out.stdout
+
+
+def prune(kharbaga, rules, tables, root, workdir, run_id):
+    """Works out from the parts' results so far (`kharbaga solve --combine` on frontier.txt
+    and the part-*.out files, no proof) which unsolved parts can still change the root, and
+    writes them to the needed file (only ever fewer: a part once not needed stays so).
+    Returns the root's value (None while unknown) and the set of parts still needed."""
+    result, output = combine_results(kharbaga, rules, tables, root, workdir)
+    value = result["value"] if result and result["value"] != "unknown" else None
+    needed = set()
+    if value is None:
+        needed = {line.split()[1] for line in output.splitlines()
+                  if line.startswith("needed: ")}
+    path = needed_path(workdir, run_id)
+    before = read_needed(path)
+    if before is not None:
+        needed &= before
+    if before is None or needed != before:
+        write_atomically(path, "".join(f"{p}\n" for p in sorted(needed))
+                         or "# none: the root is decided\n")
+    return value, needed
+
+
+def decides(kharbaga, rules, tables, root, workdir, position):
+    """Whether the part at `position` (left unknown) alone can decide the root: the root's
+    value would be known if that part were a win, or a loss, for its side to move, with the
+    other parts' results so far (`kharbaga solve --combine`, each value assumed in turn in
+    a file of its own that is removed after)."""
+    for value in ("win", "loss"):
+        name = f"assume-{uuid.uuid4().hex[:8]}.out"
+        path = os.path.join(workdir, name)
+        write_atomically(path, f"result: {position} {value}\n")
+        try:
+            result, _ = combine_results(kharbaga, rules, tables, root, workdir, name)
+        finally:
+            os.remove(path)
+        if result and result["value"] != "unknown":
+            return True
+    return False

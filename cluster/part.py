@@ -1,0 +1,119 @@
+"""The task of the solve driver (cluster/solve.py) that solves one frontier part: its
+`kharbaga solve` with the part's limits and proof, skipped when a run before solved it,
+stopped once the part is no longer needed (`StillNeeded`), with the worker's table kept
+from one part to the next (`table_name`)."""
+
+import os
+import re
+import time
+import uuid
+
+from distributed import get_worker
+
+from commands import failure, result_of, run_command, solve_command
+from frontier import prune
+from workdir import (earlier_result, finished, limits_line, needed_path, part_files,
+                     read_needed, write_atomically)
+
+
+class StillNeeded:
+    """Whether a part is still needed, from the needed file, read again when it changes."""
+
+    def __init__(self, path, position):
+        self.path, self.position, self.mtime, self.needed = path, position, None, True
+
+    def __call__(self):
+        try:
+            mtime = os.stat(self.path).st_mtime_ns
+        except FileNotFoundError:
+            return True
+        if mtime != self.mtime:
+            self.mtime = mtime
+            parts = read_needed(self.path)
+            self.needed = parts is None or self.position in parts
+        return self.needed
+
+
+def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position,
+               root=None, run_id=None, hash_dir=None):
+    """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
+    unless a run before did (its .out has a result other than unknown, and its proofs).
+
+    With hash_dir, the solve starts from the table the worker's last part left in
+    HASH_DIR/table-WORKER-MIB.khtt and saves its own there (`kharbaga solve --hash-file`).
+
+    With root and run_id (the driver's early stop), a part solved now is followed by
+    `prune`; a part that is then no longer needed stops, its solve killed when it runs
+    (its files removed, as if it never ran), and returns `stopped`."""
+    out_path = os.path.join(workdir, f"part-{i}.out")
+    worker = get_worker()
+    table = hash_dir and os.path.join(hash_dir, table_name(worker.name, hash_mib))
+    worker = worker.address
+    still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
+    done = earlier_result(workdir, i, (seconds, nodes, hash_mib))
+    if finished(workdir, i, position, done) or (done and done["value"] == "unknown"
+                                                 and done["position"] == position):
+        # Solved, or left unknown by limits as large as these: the same again.
+        return dict(done, index=i, seconds=0.0, already=True, stopped=False, worker=worker)
+    if still_needed and not still_needed():
+        return dict(position=position, value=None, move=None, index=i, seconds=0.0,
+                    already=False, stopped=True, worker=worker)
+
+    # Solve it: the proofs under a temporary name, renamed once complete, then the .out.
+    # (No dot in the temporary name: the binary puts a draw's .black/.white before the
+    # first dot of the file name.)
+    for name in os.listdir(workdir):
+        if ((name.startswith(f"part-{i}.") and name != f"part-{i}.out")
+                or name.startswith(f"part-{i}-tmp-")):
+            os.remove(os.path.join(workdir, name))
+    tmp = f"part-{i}-tmp-{uuid.uuid4().hex}"
+    cmd = solve_command(kharbaga, rules, tables, position)
+    if hash_mib:
+        cmd += ["--hash", str(hash_mib)]
+    if seconds:
+        cmd += ["--time", str(seconds)]
+    if nodes:
+        cmd += ["--nodes", str(nodes)]
+    if table:
+        cmd += ["--hash-file", table]
+    cmd += ["--proof", os.path.join(workdir, f"{tmp}.txt.gz")]
+    stop = still_needed and (lambda: not still_needed())
+    start = time.monotonic()
+    if table:
+        os.makedirs(hash_dir, exist_ok=True)
+    out = run_command(cmd, stop=stop)
+    if (out is not None and out.returncode == 2 and table
+            and f"--hash-file {table}:" in out.stderr):
+        # The worker's table is from another build or damaged: start without it.
+        os.remove(table)
+        out = run_command(cmd, stop=stop)
+    elapsed = time.monotonic() - start
+    if out is None:
+        for name in os.listdir(workdir):
+            if name.startswith(f"part-{i}-tmp-"):
+                os.remove(os.path.join(workdir, name))
+        if done and done["value"] != "unknown":
+            os.remove(out_path)  # its proofs were missing and the part is not redone
+        return dict(position=position, value=None, move=None, index=i, seconds=elapsed,
+                    already=False, stopped=True, worker=worker)
+    if out.returncode != 0:
+        raise RuntimeError(failure(cmd, out))
+    result = result_of(out.stdout)
+    if result is None:
+        raise RuntimeError(f"`{' '.join(cmd)}` printed no result line:\n{out.stdout[-2000:]}")
+    for final in part_files(workdir, i, result["value"]):
+        made = final.replace(f"part-{i}.", f"{tmp}.", 1)
+        os.replace(os.path.join(workdir, made), os.path.join(workdir, final))
+    write_atomically(out_path, limits_line(seconds, nodes, hash_mib)
+                     + out.stdout.replace(tmp, f"part-{i}"))
+    if still_needed and result["value"] != "unknown":
+        prune(kharbaga, rules, tables, root, workdir, run_id)
+    return dict(result, index=i, seconds=elapsed, already=False, stopped=False,
+                worker=worker)
+
+
+def table_name(worker_name, hash_mib):
+    """The file of a worker's table (`--hash-dir`): by the worker's name, which a local
+    cluster numbers from 0 (so a run after it finds the same files), and the table's size."""
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", str(worker_name))
+    return f"table-{name}-{hash_mib or 'default'}.khtt"
