@@ -12,29 +12,47 @@ from commands import failure, result_of, run_command, solve_command
 from workdir import earlier_result, finished, needed_path, read_needed, write_atomically
 
 
-def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
+# A split deepens its frontier by at most this many plies to get more than one position.
+MAX_DEEPER = 4
+
+
+def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir, deepen=False):
     """The task that lists the frontier into WORKDIR/frontier.txt: returns the root, the
-    positions, the indices of the parts that ran before (those with a part-i.out) and of
-    those split before and not yet solved (a part-i.split directory), or an error (status 2
-    for bad input, else 1) with its message."""
+    plies, the positions, the indices of the parts that ran before (those with a part-i.out)
+    and of those split before and not yet solved (a part-i.split directory), or an error
+    (status 2 for bad input, else 1) with its message.
+
+    With deepen (a split), a frontier of a single position (a forced line: the same problem
+    a few plies down, and one worker thread busy) is listed again one ply deeper, up to
+    MAX_DEEPER plies more, until it has more than one; a WORKDIR that has a frontier keeps
+    its plies, so a run started again finds the same one."""
+    frontier_path = os.path.join(workdir, "frontier.txt")
+    if deepen and os.path.exists(frontier_path):
+        with open(frontier_path) as f:
+            header = f.readline().split()
+        if len(header) == 5 and header[3] == "plies" and header[4].isdigit():
+            plies, deepen = int(header[4]), False
     cmd = solve_command(kharbaga, rules, tables, position)
     if moves:
         cmd += ["--moves", moves]
-    cmd += ["--frontier", str(plies)]
-    out = run_command(cmd)
-    if out.returncode != 0:
-        status = 2 if out.returncode in (2, None) else 1
-        return {"status": status, "error": failure(cmd, out)}
-    lines = out.stdout.splitlines()
-    header = lines[0].split() if lines else []
-    if len(header) != 5 or header[:2] != ["#", "frontier:"]:
-        return {"status": 1, "error": f"`{' '.join(cmd)}` printed no frontier header:\n"
-                + out.stdout[:2000]}
-    positions = [line.strip() for line in lines[1:]
-                 if line.strip() and not line.startswith("#")]
+    for more in range(MAX_DEEPER + 1 if deepen else 1):
+        out = run_command(cmd + ["--frontier", str(plies + more)])
+        if out.returncode != 0:
+            status = 2 if out.returncode in (2, None) else 1
+            return {"status": status, "error": failure(cmd + ["--frontier", str(plies + more)],
+                                                       out)}
+        lines = out.stdout.splitlines()
+        header = lines[0].split() if lines else []
+        if len(header) != 5 or header[:2] != ["#", "frontier:"]:
+            return {"status": 1, "error": f"`{' '.join(cmd)}` printed no frontier header:\n"
+                    + out.stdout[:2000]}
+        positions = [line.strip() for line in lines[1:]
+                     if line.strip() and not line.startswith("#")]
+        if len(positions) != 1:
+            break
+    plies = int(header[4])
 
     # A work directory belongs to one solve: the same frontier under the same rules.
-    frontier_path = os.path.join(workdir, "frontier.txt")
     rules_path = os.path.join(workdir, "rules.txt")
     if os.path.exists(rules_path):
         with open(rules_path) as f:
@@ -62,8 +80,8 @@ def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir):
     split = {i for i, x in enumerate(positions)
              if os.path.isdir(os.path.join(workdir, f"part-{i}.split"))
              and not finished(workdir, i, x, earlier_result(workdir, i))}
-    return {"status": 0, "root": header[2], "positions": positions, "ran": ran,
-            "split": split}
+    return {"status": 0, "root": header[2], "plies": plies, "positions": positions,
+            "ran": ran, "split": split}
 
 
 def combine_results(kharbaga, rules, tables, root, workdir, *extra):

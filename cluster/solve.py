@@ -64,13 +64,13 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
         print("  " * depth + text, flush=True)
     plies = args.plies if depth == 0 else split_plies(args)
     f = client.submit(make_frontier, kharbaga, args.rules, args.tables, position,
-                      moves, plies, workdir, pure=False).result()
+                      moves, plies, workdir, depth > 0, pure=False).result()
     if f["status"] == 2:
         raise BadInput(f["error"])
     if f["status"] != 0:
         print(f"FAILED: {f['error']}", file=sys.stderr, flush=True)
         return 1, None
-    root, positions = f["root"], f["positions"]
+    root, plies, positions = f["root"], f["plies"], f["positions"]
     n = len(positions)
     say(f"{root} at {plies} plies: {n} frontier positions "
         f"({os.path.join(workdir, 'frontier.txt')}); {workers} worker threads")

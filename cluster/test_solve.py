@@ -30,6 +30,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import commands  # noqa: E402 (the driver's module that runs commands)
+import frontier  # noqa: E402 (the driver's module that lists frontiers)
 
 DRIVER = os.path.join(HERE, "solve.py")
 POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
@@ -361,6 +362,30 @@ exit 101
         check("a failing part makes the driver exit 1 with the command's stderr",
               broken.returncode == 1 and "no solving today" in broken.stderr
               and "status 101" in broken.stderr, show(broken))
+
+        # A split whose frontier is a single position (a forced line: Black's only move is
+        # the capture i5xg7, White's only reply h8xf6: the same problem two plies down) is
+        # listed one ply deeper; the top level keeps its plies; a directory keeps the
+        # frontier it has.
+        forced = "B:Ba1,e1,g1,i1,b2,h2,a3,c3,g3,i3,h4,i5:Wa5,h6,a7,c7,b8,d8,h8,a9,c9,e9,i9"
+        os.environ["XDG_DATA_HOME"] = ENV["XDG_DATA_HOME"]
+        listed = {}
+        for name, plies, deepen in [("top", 2, False), ("split", 2, True), ("again", 2, True),
+                                    ("kept", 2, True)]:
+            work = os.path.join(tmp, "forced-" + ("split" if name == "again" else name))
+            os.makedirs(work, exist_ok=True)
+            if name == "kept":
+                with open(os.path.join(work, "frontier.txt"), "w") as f:
+                    f.write(listed["top"][1])
+            f = frontier.make_frontier(kharbaga, "standard", None, forced, "", plies, work,
+                                       deepen)
+            with open(os.path.join(work, "frontier.txt")) as file:
+                listed[name] = (f.get("plies"), file.read(), len(f.get("positions", [])))
+        check("a split of a single position goes one ply deeper, the top level does not",
+              listed["top"][0::2] == (2, 1) and listed["split"][0] == 3
+              and listed["split"][2] > 1, listed)
+        check("and a split started again, or one listed before, keeps its frontier",
+              listed["again"] == listed["split"] and listed["kept"] == listed["top"], listed)
 
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
