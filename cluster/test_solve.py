@@ -30,7 +30,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import commands  # noqa: E402 (the driver's module that runs commands)
-import frontier  # noqa: E402 (the driver's module that lists frontiers)
+from frontier import make_frontier  # noqa: E402 (the driver's frontier task)
 
 DRIVER = os.path.join(HERE, "solve.py")
 POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
@@ -377,8 +377,7 @@ exit 101
             if name == "kept":
                 with open(os.path.join(work, "frontier.txt"), "w") as f:
                     f.write(listed["top"][1])
-            f = frontier.make_frontier(kharbaga, "standard", None, forced, "", plies, work,
-                                       deepen)
+            f = make_frontier(kharbaga, "standard", None, forced, "", plies, work, deepen)
             with open(os.path.join(work, "frontier.txt")) as file:
                 listed[name] = (f.get("plies"), file.read(), len(f.get("positions", [])))
         check("a split of a single position goes one ply deeper, the top level does not",
