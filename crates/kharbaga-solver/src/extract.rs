@@ -244,11 +244,10 @@ impl Walk<'_, '_> {
         let mut best: Option<(u32, usize)> = None;
         for (i, mv) in moves.iter().enumerate() {
             let (c, cq) = child(pos, mv, q);
-            let over = self.search.known(&c, cq).terminal();
-            if self.is_leaf(&c, cq) && !(over && c.turn() == self.claimant()) {
+            let num = self.search.known(&c, cq);
+            if self.is_leaf(&c, cq) && !(num.terminal() && c.turn() == self.claimant()) {
                 return Stored::Leaf(*mv);
             }
-            let num = self.search.known(&c, cq);
             if self.settled(&num) && best.map_or(true, |(d, _)| num.dist < d) {
                 best = Some((num.dist, i));
             }
