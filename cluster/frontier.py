@@ -9,7 +9,8 @@ import re
 import uuid
 
 from commands import failure, result_of, run_command, solve_command
-from workdir import earlier_result, finished, needed_path, read_needed, write_atomically
+from workdir import (NONE_NEEDED, earlier_result, finished, needed_path, read_needed,
+                     write_atomically)
 
 
 # A split deepens its frontier by at most this many plies to get more than one position.
@@ -114,7 +115,7 @@ def prune(kharbaga, rules, tables, root, workdir, run_id):
         needed &= before
     if before is None or needed != before:
         write_atomically(path, "".join(f"{p}\n" for p in sorted(needed))
-                         or "# none: the root is decided\n")
+                         or NONE_NEEDED)
     return value, needed
 
 

@@ -35,19 +35,21 @@ class StillNeeded:
 
 
 def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position,
-               root=None, run_id=None, hash_dir=None):
+               root=None, run_id=None, hash_dir=None, slot=None):
     """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
     unless a run before did (its .out has a result other than unknown, and its proofs).
 
-    With hash_dir, the solve starts from the table the worker's last part left in
-    HASH_DIR/table-WORKER-MIB.khtt and saves its own there (`kharbaga solve --hash-file`).
+    With hash_dir, the solve starts from the table the last part of its slot (the driver's
+    number for one of the parts running at once; else of its worker) left in
+    HASH_DIR/table-SLOT-MIB.khtt and saves its own there (`kharbaga solve --hash-file`).
 
     With root and run_id (the driver's early stop), a part solved now is followed by
     `prune`; a part that is then no longer needed stops, its solve killed when it runs
     (its files removed, as if it never ran), and returns `stopped`."""
     out_path = os.path.join(workdir, f"part-{i}.out")
     worker = get_worker()
-    table = hash_dir and os.path.join(hash_dir, table_name(worker.name, hash_mib))
+    table = hash_dir and os.path.join(
+        hash_dir, table_name(worker.name if slot is None else slot, hash_mib))
     worker = worker.address
     still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
     done = earlier_result(workdir, i, (seconds, nodes, hash_mib))
@@ -112,8 +114,9 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
                 worker=worker)
 
 
-def table_name(worker_name, hash_mib):
-    """The file of a worker's table (`--hash-dir`): by the worker's name, which a local
-    cluster numbers from 0 (so a run after it finds the same files), and the table's size."""
-    name = re.sub(r"[^A-Za-z0-9_.-]", "_", str(worker_name))
+def table_name(owner, hash_mib):
+    """The file of a slot's (or worker's) table (`--hash-dir`): by its number or name (the
+    driver numbers the slots from 0, so a run after it finds the same files), and the
+    table's size."""
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", str(owner))
     return f"table-{name}-{hash_mib or 'default'}.khtt"

@@ -11,19 +11,25 @@ cluster/README.md.
 """
 
 import argparse
+import heapq
 import os
+import queue
 import sys
+import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import cloudpickle
-from distributed import Client, LocalCluster, as_completed
+import dask
+from distributed import Client, LocalCluster
 
 from commands import VALUES
 from frontier import decides, make_frontier, prune
 from part import solve_part
 from proof import adopt, combine, verify
 from shared import default_kharbaga, shared_dir_problem
+from workdir import stop_every_part
 
 # The tasks are pickled by value, as they were when they were all defined in this file
 # (and as shared.py's are): a worker needs the kharbaga binary, not these modules.
@@ -35,17 +41,61 @@ class BadInput(Exception):
     """An error in what the user asked for (exit status 2)."""
 
 
+# The scheduler's priority of the short tasks; a part's is below it, higher the deeper.
+PRIORITY_LIGHT = 1000
+
+
+def light(client, fn, *args):
+    """Submits a short task (a frontier, a prune, a combine, a check): ahead of the parts
+    waiting in the scheduler, so that a split started while every worker is busy lists its
+    frontier as soon as one is free, not after the parts queued before it."""
+    return client.submit(fn, *args, priority=PRIORITY_LIGHT, pure=False)
+
+
+class Slots:
+    """The parts running at once, at most one a slot (a worker), shared by every level of
+    the split tree. A level waits for a free slot with a key, the path of part indices from
+    the top ((3,) for the top's part 3, (3, 5) for part 5 of its split), and a free slot
+    goes to the smallest key waiting: a split's parts before the parts after it at the
+    levels above, which fill only the slots the split leaves idle."""
+
+    def __init__(self, count):
+        self.changed = threading.Condition()
+        self.free = list(range(count))
+        self.waiting = []  # a heap of keys
+
+    def acquire(self, key):
+        """Waits for a slot for the part `key`; returns the slot's number."""
+        with self.changed:
+            heapq.heappush(self.waiting, key)
+            while not (self.free and self.waiting[0] == key):
+                self.changed.wait()
+            heapq.heappop(self.waiting)
+            self.free.sort()
+            slot = self.free.pop(0)
+            self.changed.notify_all()
+            return slot
+
+    def release(self, slot):
+        with self.changed:
+            self.free.append(slot)
+            self.changed.notify_all()
+
+
 def counts(values):
     return ", ".join(f"{values.count(v)} {v}" for v in VALUES)
 
 
-def run(client, args, kharbaga):
+def run(client, args, kharbaga, slots=None):
+    """Solves the position on `client`'s cluster, `slots` parts at a time (by default one
+    per worker thread). Returns the exit status."""
     workers = client.scheduler_info()["workers"]
     problem = shared_dir_problem(client, args.workdir)
     if problem:
         raise BadInput(problem)
+    slots = slots or max(1, sum(w.get("nthreads", 1) for w in workers.values()))
     return solve_tree(client, args, kharbaga, args.position, args.moves, args.workdir,
-                      0, max(1, sum(w.get("nthreads", 1) for w in workers.values())))[0]
+                      (), Slots(slots), slots)[0]
 
 
 def split_plies(args):
@@ -55,16 +105,24 @@ def split_plies(args):
     return args.split_plies or max(2, args.plies)
 
 
-def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers):
+def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, workers,
+               cancelled=lambda: False):
     """Solves position (after moves) in workdir: its frontier, its parts, each part that a
     limit left unknown split again in its own directory (to --split-unknown levels), and
-    the combine, verified at the top (depth 0). Returns the exit status and the combine's
-    result (None when a command failed)."""
+    the combine, verified at the top (`path` empty: else the part indices that lead here
+    from the top). Its parts run in `slots`, shared by every level. Returns the exit status
+    and the combine's result (None when a command failed).
+
+    `cancelled()` turns true when the level above no longer needs this split (its root was
+    decided meanwhile): from then on no part of it is needed, so none starts, and the
+    combine reports it unknown."""
+    depth = len(path)
+
     def say(text):
         print("  " * depth + text, flush=True)
     plies = args.plies if depth == 0 else split_plies(args)
-    f = client.submit(make_frontier, kharbaga, args.rules, args.tables, position,
-                      moves, plies, workdir, depth > 0, pure=False).result()
+    f = light(client, make_frontier, kharbaga, args.rules, args.tables, position, moves,
+              plies, workdir, depth > 0).result()
     if f["status"] == 2:
         raise BadInput(f["error"])
     if f["status"] != 0:
@@ -83,9 +141,15 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
         (None with --every-part: all of them)."""
         if not early:
             return None, None
-        before = client.submit(prune, kharbaga, args.rules, args.tables, root, workdir,
-                               run_id, pure=False)
-        return before.result()
+        if not cancelled():
+            result = light(client, prune, kharbaga, args.rules, args.tables, root, workdir,
+                           run_id).result()
+            # Looked at again after the prune, which may have written the needed file
+            # after the level above cleared it.
+            if not cancelled():
+                return result
+        stop_every_part(workdir)
+        return None, set()
 
     value, needed = None, None
     if early:
@@ -100,11 +164,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
             say(f"{len(needed)} of the {n} parts can change the root's value")
     # A part already split (in a run before) is not solved whole again: it is split.
     split = f["split"] if depth < args.split_unknown else set()
-    # The parts in frontier order (the likeliest to decide the root first), one task per
-    # worker thread at a time: a part is submitted when a thread is free, so that none
-    # waits behind a long one on a busy worker while later parts run elsewhere. A part
-    # that never ran and cannot change the root's value now is not submitted at all (none
-    # is once the parts solved before decide it); a part checks again when it starts.
+    # The parts in frontier order (the likeliest to decide the root first), each when a
+    # slot is free for it (see Slots: a split's parts go before the level's own, which fill
+    # the workers the split leaves idle). A part that never ran and cannot change the
+    # root's value now is not submitted at all (none is once the parts solved before decide
+    # it); a part checks again when it starts.
     def to_submit(i, x):
         if i in split:
             return False
@@ -112,33 +176,52 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
             return True  # it reports its earlier result
         return not value and (needed is None or x in needed)
     todo = [(i, x) for i, x in enumerate(positions) if to_submit(i, x)]
-    waiting = iter(todo)
     futures = []
+    # What happens, as it does: ("part", a part's Dask future), ("split", a split part's
+    # index), or ("fed", None) once every part worth running is submitted.
+    finished = queue.Queue()
+    stop_feeding = threading.Event()
 
-    def submit_next():
-        """Submits the next part still worth running (the `value` and `needed` of the last
-        look: a part that never ran is skipped once it cannot change the root)."""
-        for i, x in waiting:
-            if i not in f["ran"] and (value or needed is not None and x not in needed):
-                continue
-            futures.append(client.submit(
-                solve_part, kharbaga, args.rules, args.tables, args.hash, args.time_per_part,
-                args.nodes_per_part, workdir, i, x, root, early, args.hash_dir,
-                key=f"kharbaga-part-{i}-{run_id}", pure=False))
-            return futures[-1]
-        return None
+    def feed():
+        """Submits the parts in turn, each once a slot is free for it and if it is still
+        worth running then (the `value` and `needed` of the last look: a part that never
+        ran is skipped once it cannot change the root)."""
+        try:
+            for i, x in todo:
+                slot = slots.acquire(path + (i,))
+                if (stop_feeding.is_set() or cancelled() or i not in f["ran"]
+                        and (value or needed is not None and x not in needed)):
+                    slots.release(slot)
+                    if stop_feeding.is_set() or cancelled():
+                        break
+                    continue
+                future = client.submit(
+                    solve_part, kharbaga, args.rules, args.tables, args.hash,
+                    args.time_per_part, args.nodes_per_part, workdir, i, x, root, early,
+                    args.hash_dir, slot, key=f"kharbaga-part-{i}-{run_id}", pure=False)
+                futures.append(future)
 
-    def split_part(i):
+                def done(future, slot=slot):
+                    slots.release(slot)
+                    finished.put(("part", future))
+                future.add_done_callback(done)
+        finally:
+            finished.put(("fed", None))
+
+    def split_part(i, unneeded=lambda: False):
         """Splits part i, left unknown at its limit, one level deeper in its own directory
-        and makes the split's result the part's own. Returns the exit status and the
-        split's combine (None when a command failed)."""
+        and makes the split's result the part's own (unless `unneeded()` turned true
+        meanwhile and stopped the split before it found the value). Returns the exit status
+        and the split's combine (None when a command failed)."""
         sub = os.path.join(workdir, f"part-{i}.split")
         say(f"part-{i} {positions[i]}: unknown at its limit, split in {sub}")
         os.makedirs(sub, exist_ok=True)
-        status, c = solve_tree(client, args, kharbaga, positions[i], "", sub, depth + 1,
-                               workers)
+        status, c = solve_tree(client, args, kharbaga, positions[i], "", sub, path + (i,),
+                               slots, workers, lambda: cancelled() or unneeded())
         if c is None:
             return status, None
+        if unneeded() and c["value"] == "unknown":
+            return status, c
         values[i] = c["value"]
         if c["value"] != "unknown":
             adopt(workdir, i, c, sub)
@@ -146,95 +229,146 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
             + " (split)")
         return status, c
 
+    # The splits running, each in a thread of its own: part -> (thread, its stop event).
+    splitting = {}
+    threads = ThreadPoolExecutor(max_workers=max(1, n))
+
+    def start_split(i):
+        splits.add(i)
+        event = threading.Event()
+        thread = threads.submit(split_part, i, event.is_set)
+        splitting[i] = (thread, event)
+        thread.add_done_callback(lambda _: finished.put(("split", i)))
+
+    def stop_split(i):
+        splitting[i][1].set()
+        stop_every_part(os.path.join(workdir, f"part-{i}.split"))
+
+    def stop_unneeded_splits(everything=False):
+        for i in splitting:
+            if everything or value or needed is not None and positions[i] not in needed:
+                stop_split(i)
+
     def split_deciding():
         """Splits, in frontier order, each part left unknown (and not split yet) that alone
-        can decide the root now. Returns None, or the exit status when a command failed."""
-        nonlocal value, needed
-        if not early or depth >= args.split_unknown:
-            return None
+        can decide the root now."""
+        if not early or depth >= args.split_unknown or cancelled():
+            return
         for i in sorted(i for i, v in values.items() if v == "unknown" and i not in splits):
             if value:
                 break
-            try:
-                if not client.submit(decides, kharbaga, args.rules, args.tables, root,
-                                     workdir, positions[i], pure=False).result():
-                    continue
-                splits.add(i)
-                status, c = split_part(i)
-                if c is None:
-                    return status
-                value, needed = still_needed()
-            except Exception as e:
-                print(f"FAILED: {e}", file=sys.stderr, flush=True)
-                return 1
-        return None
+            if light(client, decides, kharbaga, args.rules, args.tables, root, workdir,
+                     positions[i]).result():
+                start_split(i)
 
-    running = as_completed([f for f in (submit_next() for _ in range(workers)) if f])
-    values = {}
-    ran = already = reported = 0
-    stopped = n - len(split) - len(todo)
-    part_seconds = 0.0
-    splits = set()  # the parts split in this run
-    for future in running:
+    def split_the_rest():
+        """Splits, in frontier order, the other parts a limit left unknown (and those split
+        in a run before), once this level has no part left to run: each still needed."""
+        nonlocal stopped
+        if depth >= args.split_unknown:
+            return
+        for i in sorted((split | {i for i, v in values.items() if v == "unknown"})
+                        - splits):
+            if value:
+                break
+            if needed is not None and positions[i] not in needed:
+                values.pop(i, None)
+                stopped += 1
+                say(f"part-{i} {positions[i]}: not needed, it cannot change the root's value")
+                continue
+            start_split(i)
+
+    def report_part(future):
+        """Takes a part's result in. Returns None, or the exit status of a failure."""
+        nonlocal reported, stopped, ran, already, part_seconds
         if future.status != "finished":
             print(f"FAILED: {future.exception()}", file=sys.stderr, flush=True)
-            client.cancel(futures)
             print(f"{len(values) + stopped} of {n} parts done before the failure; run "
                   "again to resume", file=sys.stderr)
-            return 1, None
+            return 1
         r = future.result()
         reported += 1
         if r["stopped"]:
             stopped += 1
             say(f"[{reported}/{len(todo)}] part-{r['index']} {r['position']}: not needed, "
                 f"it cannot change the root's value ({r['seconds']:.2f}s, {r['worker']})")
+            return None
+        i = r["index"]
+        values[i] = r["value"]
+        part_seconds += r["seconds"]
+        if r["already"]:
+            already += 1
+            what = ("already done" if r["value"] != "unknown"
+                    else "a run before reached these limits")
         else:
-            i = r["index"]
-            values[i] = r["value"]
-            part_seconds += r["seconds"]
-            if r["already"]:
-                already += 1
-                what = ("already done" if r["value"] != "unknown"
-                        else "a run before reached these limits")
-            else:
-                ran += 1
-                what = f"{r['seconds']:.2f}s"
-            shown = r["value"] + (f" {r['move']}" if r["move"] else "")
-            say(f"[{reported}/{len(todo)}] part-{i} {r['position']}: {shown} ({what}, "
-                f"{r['worker']}); so far {counts(list(values.values()))}")
-            # A part left unknown that alone can decide the root (with the results so far)
-            # is split now, before the parts not started yet: they may not be needed after.
-            status = split_deciding()
-            if status is not None:
-                client.cancel(futures)
-                return status, None
-        following = submit_next()
-        if following:
-            running.add(following)
+            ran += 1
+            what = f"{r['seconds']:.2f}s"
+        shown = r["value"] + (f" {r['move']}" if r["move"] else "")
+        say(f"[{reported}/{len(todo)}] part-{i} {r['position']}: {shown} ({what}, "
+            f"{r['worker']}); so far {counts(list(values.values()))}")
+        # A part left unknown that alone can decide the root (with the results so far) is
+        # split now, before the parts not started yet: they may not be needed after.
+        split_deciding()
+        return None
 
-    # The other parts a limit left unknown, split one level deeper, in frontier order.
-    deeper = sorted((split | {i for i, v in values.items() if v == "unknown"}) - splits
-                    if depth < args.split_unknown else [])
-    for i in deeper:
-        try:
-            value, needed = still_needed()
-        except Exception as e:
-            print(f"FAILED: {e}", file=sys.stderr, flush=True)
-            return 1, None
-        if value:
-            break
-        if needed is not None and positions[i] not in needed:
+    def report_split(i):
+        """Takes a split's result in. Returns None, or the exit status of a failure."""
+        nonlocal value, needed, stopped
+        thread, event = splitting.pop(i)
+        status, c = thread.result()
+        if event.is_set() and (c is None or c["value"] == "unknown"):
             values.pop(i, None)
             stopped += 1
-            say(f"part-{i} {positions[i]}: not needed, it cannot change the root's value")
-            continue
-        splits.add(i)
-        status, c = split_part(i)
+            say(f"part-{i} {positions[i]}: not needed, its split stopped")
+            return None
         if c is None:
-            return status, None
+            return status
+        value, needed = still_needed()
+        stop_unneeded_splits()
+        split_deciding()
+        return None
 
-    c = client.submit(combine, kharbaga, args.rules, args.tables, root, workdir, n,
-                      pure=False)
+    values = {}
+    ran = already = reported = 0
+    stopped = n - len(split) - len(todo)
+    part_seconds = 0.0
+    splits = set()  # the parts split in this run
+    failure = None
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    fed = rest_split = False
+    parts_done = 0
+    try:
+        while len(futures) > parts_done or splitting or not fed or not rest_split:
+            if fed and len(futures) == parts_done and not rest_split:
+                # Every part of this level has run: the others a limit left unknown are
+                # split now, side by side.
+                rest_split = True
+                value, needed = still_needed()
+                split_the_rest()
+                continue
+            kind, x = finished.get()
+            if kind == "fed":
+                fed = True
+            elif kind == "part":
+                parts_done += 1
+                failure = report_part(x)
+            else:
+                failure = report_split(x)
+            if failure is not None:
+                break
+    except Exception as e:
+        print(f"FAILED: {e}", file=sys.stderr, flush=True)
+        failure = 1
+    if failure is not None:
+        stop_feeding.set()
+        client.cancel(futures)
+        stop_unneeded_splits(everything=True)
+    threads.shutdown(wait=True)
+    if failure is not None:
+        return failure, None
+
+    c = light(client, combine, kharbaga, args.rules, args.tables, root, workdir, n)
     try:
         c = c.result()
     except Exception as e:
@@ -261,8 +395,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, depth, workers)
         tables = c["tables"]
         for proof in c["proofs"]:
             try:
-                checked.append(client.submit(verify, kharbaga, args.rules, tables, proof,
-                                             pure=False).result())
+                checked.append(light(client, verify, kharbaga, args.rules, tables,
+                                     proof).result())
             except Exception as e:
                 print(f"FAILED: the combined proof does not verify: {e}", file=sys.stderr,
                       flush=True)
@@ -371,9 +505,13 @@ def main():
             with Client(args.scheduler) as client:
                 status = run(client, args, kharbaga)
         else:
-            with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                              dashboard_address=None) as cluster, Client(cluster) as client:
-                status = run(client, args, kharbaga)
+            # A worker runs one part at a time (the slots) and has a second thread for the
+            # short tasks, so that a split need not wait for a part to end to list its
+            # frontier; the tasks beyond a worker's threads wait in the scheduler.
+            with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}), \
+                    LocalCluster(n_workers=args.workers, threads_per_worker=2, processes=True,
+                                 dashboard_address=None) as cluster, Client(cluster) as client:
+                status = run(client, args, kharbaga, args.workers)
     except BadInput as e:
         print(f"solve.py: {e}", file=sys.stderr, flush=True)
         return 2

@@ -31,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import commands  # noqa: E402 (the driver's module that runs commands)
 from frontier import make_frontier  # noqa: E402 (the driver's frontier task)
+from solve import Slots  # noqa: E402 (the driver's slots for the parts)
 
 DRIVER = os.path.join(HERE, "solve.py")
 POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
@@ -240,6 +241,13 @@ def main():
               adopted and "(split)" in split.stdout and re.search(
                   r"^  \S+ at 2 plies: \d+ frontier positions", split.stdout, re.M),
               f"{os.listdir(split_dir)}\n{show(split)}")
+        lines = split.stdout.splitlines()
+        started = [k for k, line in enumerate(lines)
+                   if re.fullmatch(r"part-1 \S+: unknown at its limit, split in .*", line)]
+        ended = [k for k, line in enumerate(lines)
+                 if re.fullmatch(r"part-0 \S+: (?:win|loss|unknown)( \S+)? \(split\)", line)]
+        check("splits run side by side: part-1's starts before part-0's ends",
+              started and ended and started[0] < ended[0], show(split))
         deepest = max(len(re.match(r" *", line).group()) // 2
                       for line in split.stdout.splitlines())
         check("and no deeper than 3 levels", 1 <= deepest <= 3, f"{deepest} levels")
@@ -281,6 +289,27 @@ exec '{kharbaga}' "$@"
               and re.search(rf"^part-0 {re.escape(at_one[0])}: loss \(split\)$",
                             first_split.stdout, re.M)
               and summary is not None and summary[1] <= 3, show(first_split))
+
+        # The slots go to the waiting parts depth first in frontier order, whatever the
+        # order they asked in: a split's part (0, 5) before the top's parts 1 and 2.
+        slots = Slots(1)
+        held = slots.acquire((0,))
+        granted = []
+
+        def ask(key):
+            slot = slots.acquire(key)
+            granted.append(key)
+            slots.release(slot)
+        askers = []
+        for key in [(2,), (0, 5), (1,)]:
+            askers.append(threading.Thread(target=ask, args=(key,)))
+            askers[-1].start()
+            time.sleep(0.2)
+        slots.release(held)
+        for asker in askers:
+            asker.join(10)
+        check("a free slot goes to the first waiting part, depth first in frontier order",
+              held == 0 and granted == [(0, 5), (1,), (2,)], granted)
 
         # The stop kills a part's command while it runs (here one that would sleep a minute).
         stop = threading.Event()

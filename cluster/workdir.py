@@ -31,6 +31,10 @@ def needed_path(workdir, run_id):
     return os.path.join(workdir, f"needed-{run_id}")
 
 
+# The needed file's text when no part is needed (the root is decided, or the split stopped).
+NONE_NEEDED = "# none: the root is decided\n"
+
+
 def read_needed(path):
     """The set of positions in a needed file, or None when there is none yet."""
     try:
@@ -86,3 +90,13 @@ def finished(workdir, i, position, done):
     return bool(done and done["value"] != "unknown" and done["position"] == position
                 and all(os.path.exists(os.path.join(workdir, p))
                         for p in part_files(workdir, i, done["value"])))
+
+
+def stop_every_part(directory):
+    """Makes every part running or waiting in DIRECTORY and its split directories not
+    needed: each needed file there says that none is (so a part's solve is killed, and a
+    part not started does not start)."""
+    for top, _, names in os.walk(directory):
+        for name in names:
+            if name.startswith("needed-") and ".tmp-" not in name:
+                write_atomically(os.path.join(top, name), NONE_NEEDED)
