@@ -10,6 +10,15 @@
 //! stay. (Carried entries go first so that a table full of them leaves the search the room
 //! it would have had in an empty table.)
 //!
+//! The table starts small (4 MiB) and doubles each time an eighth of it is in use, up to
+//! the size asked for. A solve that needs little memory then touches little: the system
+//! zeroes every page on its first touch, 2 MiB at a time with huge pages, and a 4 GiB table
+//! cost even a short solve seconds of system time (a table carried over from an earlier
+//! solve, spread over the whole table, touched all of it). A small table is faster too, its
+//! lines staying in the caches. A bucket's entries go to two buckets of the doubled table,
+//! so growing loses nothing; while it grows, the old table and the new one are both in
+//! memory (1.5 times the size asked for at the last doubling).
+//!
 //! A solved entry records the range of no-progress counts it holds for: a proof holds when
 //! the count at the position plus its `aux` (the longest run of plies without a capture or a
 //! man's move its proof needs) is below the limit; a disproof holds from the count `aux` up
@@ -70,13 +79,6 @@ struct Bucket {
     numbers: [[u8; PACKED]; BUCKET],
     carried: u8,
 }
-
-/// An empty bucket.
-const EMPTY: Bucket = Bucket {
-    keys: [0; BUCKET],
-    numbers: [[0; PACKED]; BUCKET],
-    carried: 0,
-};
 
 // SAFETY: plain bytes: all zero is a bucket of empty slots.
 unsafe impl Zeroable for Bucket {}
@@ -150,7 +152,17 @@ pub struct Tt {
     /// Whether entries were carried over from an earlier solve since the table was last
     /// emptied: then it may hold proofs that justify each other across the two solves.
     carried: bool,
+    /// The entries in use.
+    used: usize,
+    /// The number of buckets the table may grow to (a power of two).
+    most: usize,
 }
+
+/// The buckets a table starts with (4 MiB), unless asked for fewer.
+const FIRST_BUCKETS: usize = 1 << 16;
+
+/// The table grows when one entry in this many is in use.
+const GROW_AT: usize = 8;
 
 /// Mixes the prover into a position's hash.
 pub fn key(hash: u64, prover: Color) -> u64 {
@@ -162,24 +174,60 @@ pub fn key(hash: u64, prover: Color) -> u64 {
 }
 
 impl Tt {
-    /// A table of about `mib` MiB (at least one bucket).
+    /// A table of about `mib` MiB at most (at least one bucket), starting smaller.
     pub fn new(mib: usize) -> Tt {
         let want = (mib << 20) / std::mem::size_of::<Bucket>();
-        let mut n = 1;
-        while n * 2 <= want {
-            n *= 2;
+        let mut most = 1;
+        while most * 2 <= want {
+            most *= 2;
         }
+        let n = most.min(FIRST_BUCKETS);
         Tt {
             buckets: Slots::new(n),
             mask: n - 1,
             carried: false,
+            used: 0,
+            most,
         }
     }
 
-    /// Empties the table.
+    /// Empties the table (back to its first size).
     pub fn clear(&mut self) {
-        self.buckets.fill(EMPTY);
+        let n = self.most.min(FIRST_BUCKETS);
+        self.buckets = Slots::new(n);
+        self.mask = n - 1;
         self.carried = false;
+        self.used = 0;
+    }
+
+    /// The number of entries the table holds at its largest.
+    pub fn most_entries(&self) -> usize {
+        self.most * BUCKET
+    }
+
+    /// Doubles the table: each bucket's entries go to the bucket of the same number or to
+    /// the one a table's old size above it, both new, so none is lost.
+    fn grow(&mut self) {
+        let n = (self.mask + 1) * 2;
+        let mut bigger: Slots<Bucket> = Slots::new(n);
+        for (b, bucket) in self.buckets.iter().enumerate() {
+            let mut filled = [0usize; 2];
+            for i in 0..BUCKET {
+                let key = bucket.keys[i];
+                if key == 0 {
+                    continue;
+                }
+                let high = (key >> 1) as usize & (n - 1) != b;
+                let to = &mut bigger[b + usize::from(high) * (self.mask + 1)];
+                let slot = filled[usize::from(high)];
+                filled[usize::from(high)] += 1;
+                to.keys[slot] = key;
+                to.numbers[slot] = bucket.numbers[i];
+                to.carried |= ((bucket.carried >> i) & 1) << slot;
+            }
+        }
+        self.buckets = bigger;
+        self.mask = n - 1;
     }
 
     /// Whether entries were carried over from an earlier solve ([`Tt::put_carried`])
@@ -248,6 +296,9 @@ impl Tt {
 
     /// Stores `entry`: its bucket and slot.
     fn store(&mut self, entry: Entry) -> (usize, usize) {
+        if self.used * GROW_AT >= self.capacity() && self.mask < self.most - 1 {
+            self.grow();
+        }
         let b = self.bucket(entry.key);
         let bucket = &mut self.buckets[b];
         let slot = match bucket.keys.iter().position(|&k| k == entry.key) {
@@ -266,8 +317,10 @@ impl Tt {
                 best
             }
         };
+        let new = bucket.keys[slot] == 0;
         bucket.keys[slot] = entry.key;
         bucket.numbers[slot] = pack(&entry);
+        self.used += usize::from(new);
         (b, slot)
     }
 }
@@ -317,6 +370,85 @@ mod tests {
         });
         assert!(tt.get(41).is_some(), "the solved entry stays");
         assert_eq!(tt.get(17), None, "the open entry with the least work goes");
+    }
+
+    /// Every entry of `tt`, with whether it is marked as carried over.
+    fn contents(tt: &Tt) -> Vec<(Entry, bool)> {
+        let mut all: Vec<(Entry, bool)> = tt
+            .buckets
+            .iter()
+            .flat_map(|bucket| {
+                (0..BUCKET).filter(|&i| bucket.keys[i] != 0).map(move |i| {
+                    (
+                        unpack(bucket.keys[i], &bucket.numbers[i]),
+                        bucket.carried & (1 << i) != 0,
+                    )
+                })
+            })
+            .collect();
+        all.sort_by_key(|(e, _)| e.key);
+        all
+    }
+
+    #[test]
+    fn the_table_doubles_when_an_eighth_full_and_loses_no_entry() {
+        let mut tt = Tt::new(64);
+        let first = tt.capacity();
+        assert_eq!(first, FIRST_BUCKETS * BUCKET, "a table starts at 4 MiB");
+        assert_eq!(tt.most_entries(), (64 << 20) / 64 * BUCKET);
+        let mut k = 0u64;
+        while tt.used * GROW_AT < first {
+            let e = Entry {
+                key: (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) << 1) | 1,
+                pn: (k % 7) as u32,
+                dn: (k % 5) as u32 + 1,
+                work: k as u32,
+                dist: k as u16,
+                aux: (k / 3) as u16,
+            };
+            if k % 3 == 0 {
+                tt.put_carried(e);
+            } else {
+                tt.put(e);
+            }
+            k += 1;
+        }
+        assert_eq!(tt.capacity(), first, "not grown before an eighth is in use");
+        let before = contents(&tt);
+        assert_eq!(before.len(), tt.used);
+        assert!(before.iter().any(|&(_, carried)| carried));
+        tt.grow();
+        assert_eq!(tt.capacity(), 2 * first);
+        assert_eq!(
+            contents(&tt),
+            before,
+            "every entry, its numbers and its mark kept"
+        );
+        for (e, _) in &before {
+            assert_eq!(tt.get(e.key), Some(*e), "found where a probe looks");
+        }
+        tt.clear();
+        assert_eq!(
+            (tt.capacity(), tt.used),
+            (first, 0),
+            "emptied to its first size"
+        );
+    }
+
+    #[test]
+    fn the_table_grows_on_its_own_up_to_the_size_asked_for_and_no_further() {
+        let mut tt = Tt::new(8);
+        for k in 0..(1u64 << 20) {
+            tt.put(Entry {
+                key: (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) << 1) | 1,
+                pn: 1,
+                dn: 1,
+                work: 1,
+                ..Entry::default()
+            });
+        }
+        assert_eq!(tt.capacity(), tt.most_entries());
+        assert_eq!(tt.most_entries(), (8 << 20) / 64 * BUCKET);
     }
 
     #[test]

@@ -164,7 +164,7 @@ fn least_work(tt: &Tt) -> (u32, u64) {
     for e in tt.solved_entries() {
         at_least[(32 - e.work.leading_zeros()) as usize] += 1;
     }
-    let cap = (tt.capacity() / SAVED_SHARE) as u64;
+    let cap = (tt.most_entries() / SAVED_SHARE) as u64;
     let mut kept = 0;
     for bits in (0..33).rev() {
         if kept + at_least[bits] > cap {
@@ -319,10 +319,10 @@ mod tests {
         let (least, count) = least_work(&tt);
         let kept = tt.solved_entries().filter(|e| e.work >= least).count();
         assert_eq!(kept as u64, count);
-        assert!(kept <= tt.capacity() / SAVED_SHARE, "{kept} kept");
+        assert!(kept <= tt.most_entries() / SAVED_SHARE, "{kept} kept");
         assert!(
             tt.solved_entries().filter(|e| e.work >= least / 2).count()
-                > tt.capacity() / SAVED_SHARE,
+                > tt.most_entries() / SAVED_SHARE,
             "the next power of two down would keep too many"
         );
         let file = saved(&tt, &Rules::default());
