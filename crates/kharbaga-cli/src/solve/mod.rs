@@ -47,14 +47,16 @@ pub struct SolveArgs {
     #[command(flatten)]
     tables: TablesDir,
 
-    /// Transposition table size in MiB
+    /// Transposition table size in MiB, at most: the table starts at 4 MiB and doubles each
+    /// time an eighth of it is in use (1.5 times this size in memory while it doubles the
+    /// last time)
     #[arg(long, value_name = "MIB", default_value_t = 256,
           value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     hash: u32,
 
     /// Start with the transposition table saved in this file (when it exists) and save the
-    /// table's solved entries with the most work there at the end (at most an eighth of the
-    /// table), so that the next solve starts with what this one proved: for related
+    /// table's solved entries with the most work there at the end (at most an eighth of
+    /// --hash), so that the next solve starts with what this one proved: for related
     /// positions in turn, such as the parts of a frontier (made under the same rules; one
     /// solve at a time per file)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["frontier", "combine"])]
