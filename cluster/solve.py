@@ -187,13 +187,19 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         worth running then (the `value` and `needed` of the last look: a part that never
         ran is skipped once it cannot change the root)."""
         try:
+            def skipped(i, x):
+                return i not in f["ran"] and (value or needed is not None and x not in needed)
+
             for i, x in todo:
+                # Looked at before waiting for a slot (a part not worth running does not
+                # wait) and again after (the wait may be long).
+                if stop_feeding.is_set() or cancelled():
+                    break
+                if skipped(i, x):
+                    continue
                 slot = slots.acquire(path + (i,))
-                if (stop_feeding.is_set() or cancelled() or i not in f["ran"]
-                        and (value or needed is not None and x not in needed)):
+                if stop_feeding.is_set() or cancelled() or skipped(i, x):
                     slots.release(slot)
-                    if stop_feeding.is_set() or cancelled():
-                        break
                     continue
                 future = client.submit(
                     solve_part, kharbaga, args.rules, args.tables, args.hash,
