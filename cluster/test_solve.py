@@ -11,6 +11,8 @@ only one refuting part for each move (8-piece, 83 parts at 2 plies); at 1 ply an
 limit that leaves every part unknown, --split-unknown splits them again until the win
 is proven, without solving again the parts a run before left unknown at the same limits;
 a part left unknown that alone can decide the root is split before the parts not started;
+splits run side by side, and those a decided root no longer needs are stopped; the slots go
+to the waiting parts depth first in frontier order;
 with --hash-dir each worker passes its table from one part to the next; the stop kills
 a part's command while it runs. Another run finds the 3-piece tables in the default
 directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad
@@ -248,6 +250,9 @@ def main():
                  if re.fullmatch(r"part-0 \S+: (?:win|loss|unknown)( \S+)? \(split\)", line)]
         check("splits run side by side: part-1's starts before part-0's ends",
               started and ended and started[0] < ended[0], show(split))
+        check("and once one decides the root, the others are stopped",
+              re.search(r"^part-\d+ \S+: not needed, its split stopped$", split.stdout, re.M),
+              show(split))
         deepest = max(len(re.match(r" *", line).group()) // 2
                       for line in split.stdout.splitlines())
         check("and no deeper than 3 levels", 1 <= deepest <= 3, f"{deepest} levels")
