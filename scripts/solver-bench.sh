@@ -6,6 +6,9 @@
 # CPU time rather than wall time, so that a busy machine still gives comparable figures
 # (measured by GNU time, /usr/bin/time: Debian's package `time`).
 # Usage: scripts/solver-bench.sh [KHARBAGA] [MIB]   (defaults: target/release/kharbaga, 4096)
+# With MARK=six and TABLES=DIR in the environment, the positions marked six instead, with
+# the tables in DIR (every table of up to 6 pieces: `kharbaga tablebase generate --pieces
+# 6`); TIME=S sets the time limit of each solve (default 120 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,13 +16,20 @@ bin="${1:-target/release/kharbaga}"
 hash="${2:-4096}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$bin" tablebase generate --pieces 4 --dir "$work/tables" > /dev/null
+tables="${TABLES:-$work/tables}"
+if [ -z "${TABLES:-}" ]; then
+    "$bin" tablebase generate --pieces 4 --dir "$tables" > /dev/null
+fi
 
 while read -r value pieces pos mark; do
     [[ "$value" == \#* ]] && continue
-    case "$mark" in ci | "") ;; *) continue ;; esac
-    out=$( { /usr/bin/time -f "TIME %U %S %M" "$bin" solve --tables "$work/tables" \
-        --position "$pos" --time 120 --hash "$hash"; } 2>&1)
+    if [ -n "${MARK:-}" ]; then
+        [ "$mark" = "$MARK" ] || continue
+    else
+        case "$mark" in ci | "") ;; *) continue ;; esac
+    fi
+    out=$( { /usr/bin/time -f "TIME %U %S %M" "$bin" solve --tables "$tables" \
+        --position "$pos" --time "${TIME:-120}" --hash "$hash"; } 2>&1)
     got=$(sed -n 's/^result: [^ ]* \([a-z]*\).*/\1/p' <<< "$out")
     nodes=$(sed -n 's/^\([0-9]*\) nodes in .*/\1/p' <<< "$out" | tail -1)
     echo "$got/$value $pieces $nodes $(sed -n 's/^TIME //p' <<< "$out") $pos"
