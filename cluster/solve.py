@@ -45,11 +45,20 @@ class BadInput(Exception):
 PRIORITY_LIGHT = 1000
 
 
+def task(fn, *args):
+    """Runs fn(*args) on a worker: every task is submitted through it. Defined in the
+    script (`__main__`), it makes Dask pickle the whole task with cloudpickle, which takes
+    the driver's modules by value (registered above), so a cluster's scheduler and workers
+    need only the binary. (Dask tries the standard pickle first, which would refer to
+    `frontier.make_frontier` by name, a module the scheduler cannot import.)"""
+    return fn(*args)
+
+
 def light(client, fn, *args):
     """Submits a short task (a frontier, a prune, a combine, a check): ahead of the parts
     waiting in the scheduler, so that a split started while every worker is busy lists its
     frontier as soon as one is free, not after the parts queued before it."""
-    return client.submit(fn, *args, priority=PRIORITY_LIGHT, pure=False)
+    return client.submit(task, fn, *args, priority=PRIORITY_LIGHT, pure=False)
 
 
 class Slots:
@@ -202,7 +211,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                     slots.release(slot)
                     continue
                 future = client.submit(
-                    solve_part, kharbaga, args.rules, args.tables, args.hash,
+                    task, solve_part, kharbaga, args.rules, args.tables, args.hash,
                     args.time_per_part, args.nodes_per_part, workdir, i, x, root, early,
                     args.hash_dir, slot, key=f"kharbaga-part-{i}-{run_id}", pure=False)
                 futures.append(future)

@@ -22,6 +22,7 @@ error.
 
 import os
 import re
+import socket
 import stat
 import subprocess
 import sys
@@ -32,6 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import commands  # noqa: E402 (the driver's module that runs commands)
+from distributed import Client  # noqa: E402
 from frontier import make_frontier  # noqa: E402 (the driver's frontier task)
 from solve import Slots  # noqa: E402 (the driver's slots for the parts)
 
@@ -327,6 +329,37 @@ exec '{kharbaga}' "$@"
         finished = commands.run_command(["echo", "done"], stop=lambda: False)
         check("a command that ends before any stop gives its output",
               finished.returncode == 0 and finished.stdout == "done\n", finished)
+
+        # --scheduler: a cluster of its own, whose scheduler and workers run in another
+        # directory and cannot import the driver's modules: the tasks must carry them.
+        with socket.socket() as free:
+            free.bind(("127.0.0.1", 0))
+            port = free.getsockname()[1]
+        address = f"tcp://127.0.0.1:{port}"
+        alone = dict(ENV, PYTHONPATH="", DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION="1.0")
+        cluster = [subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+             "--port", str(port), "--no-dashboard"], cwd=tmp, env=alone,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+        try:
+            for _ in range(2):
+                cluster.append(subprocess.Popen(
+                    [sys.executable, "-m", "distributed.cli.dask_worker", address,
+                     "--nthreads", "2", "--no-dashboard"], cwd=tmp, env=alone,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            with Client(address, timeout=60) as client:
+                client.wait_for_workers(2, timeout=60)
+            remote = driver(kharbaga, os.path.join(tmp, "remote"), "--scheduler", address,
+                            "--nodes-per-part", "50000", "--split-unknown", "2", plies=1)
+        finally:
+            for process in cluster:
+                process.terminate()
+            for process in cluster:
+                process.wait(30)
+        check("on a cluster of its own (--scheduler) the driver proves the win, with splits",
+              remote.returncode == 0
+              and re.search(rf"^root {re.escape(POSITION)}: win", remote.stdout, re.M)
+              and "proof holds:" in remote.stdout and "(split)" in remote.stdout, show(remote))
 
         # Tables in the default directory and no --tables: the parts and the combine use
         # them, and so must the driver's verify-proof, which takes none unless told.
