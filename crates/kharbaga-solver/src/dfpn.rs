@@ -130,6 +130,8 @@ pub struct Progress {
     pub root: (u32, u32),
     /// The counters so far.
     pub stats: Stats,
+    /// The transposition table's size now, in MiB (it grows as it fills).
+    pub table_mib: usize,
 }
 
 /// A child of an expanded node.
@@ -395,6 +397,7 @@ impl<'a> Search<'a> {
                 prover: self.prover,
                 root: self.live_root(),
                 stats: self.stats,
+                table_mib: self.tt.mib(),
             };
             if let Some(report) = self.report.as_mut() {
                 report(&progress);

@@ -200,6 +200,11 @@ impl Tt {
         self.used = 0;
     }
 
+    /// The table's size now, in MiB.
+    pub fn mib(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
     /// The number of entries the table holds at its largest.
     pub fn most_entries(&self) -> usize {
         self.most * BUCKET

@@ -24,8 +24,9 @@ use std::time::{Duration, Instant};
 /// line of a win passes the no-progress limit). Prints the value with the winning move and
 /// the search's figures; the last line, `result: POSITION VALUE [MOVE]`, is for scripts
 /// (VALUE is win, loss, draw or unknown when a limit stopped the search first). Progress
-/// (the root's proof and disproof numbers, nodes, table hits, speed) goes to standard error:
-/// on one updated line on a terminal, else a line a minute.
+/// (the root's proof and disproof numbers, nodes, table hits, speed, the transposition
+/// table's size) goes to standard error: on one updated line on a terminal, else a line a
+/// minute.
 ///
 /// With --proof FILE the proof is written in the format of docs/proof-format.md (gzip when
 /// FILE ends in .gz); a draw is written as two files, FILE with .black and .white before its
@@ -168,13 +169,14 @@ pub fn solve(
     let mut show = |p: &Progress| {
         let elapsed = start.elapsed();
         let line = format!(
-            "{} wins?  pn {}  dn {}  nodes {}  tables {}  {} nodes/s",
+            "{} wins?  pn {}  dn {}  nodes {}  tables {}  {} nodes/s  hash {} MiB",
             color_name(p.prover),
             p.root.0,
             p.root.1,
             p.stats.nodes,
             p.stats.table_hits,
-            nps(p.stats.nodes, elapsed)
+            nps(p.stats.nodes, elapsed),
+            p.table_mib
         );
         if terminal {
             eprint!("\r  {line}   ");
