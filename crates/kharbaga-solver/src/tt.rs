@@ -16,8 +16,8 @@
 //! cost even a short solve seconds of system time (a table carried over from an earlier
 //! solve, spread over the whole table, touched all of it). A small table is faster too, its
 //! lines staying in the caches. A bucket's entries go to two buckets of the doubled table,
-//! so growing loses nothing; while it grows, the old table and the new one are both in
-//! memory (1.5 times the size asked for at the last doubling).
+//! so growing loses nothing. The whole size is mapped from the start and the table grows
+//! into it in place: the memory touched is the table's size now, never more.
 //!
 //! A solved entry records the range of no-progress counts it holds for: a proof holds when
 //! the count at the position plus its `aux` (the longest run of plies without a capture or a
@@ -79,6 +79,13 @@ struct Bucket {
     numbers: [[u8; PACKED]; BUCKET],
     carried: u8,
 }
+
+/// An empty bucket.
+const EMPTY: Bucket = Bucket {
+    keys: [0; BUCKET],
+    numbers: [[0; PACKED]; BUCKET],
+    carried: 0,
+};
 
 // SAFETY: plain bytes: all zero is a bucket of empty slots.
 unsafe impl Zeroable for Bucket {}
@@ -183,7 +190,8 @@ impl Tt {
         }
         let n = most.min(FIRST_BUCKETS);
         Tt {
-            buckets: Slots::new(n),
+            // The whole size is mapped at once but only touched as the table grows into it.
+            buckets: Slots::new(most),
             mask: n - 1,
             carried: false,
             used: 0,
@@ -193,16 +201,24 @@ impl Tt {
 
     /// Empties the table (back to its first size).
     pub fn clear(&mut self) {
-        let n = self.most.min(FIRST_BUCKETS);
-        self.buckets = Slots::new(n);
-        self.mask = n - 1;
+        self.live_mut().fill(EMPTY);
+        self.mask = self.most.min(FIRST_BUCKETS) - 1;
         self.carried = false;
         self.used = 0;
     }
 
+    /// The buckets in use: the first `mask + 1` of the mapping.
+    fn live(&self) -> &[Bucket] {
+        &self.buckets[..=self.mask]
+    }
+
+    fn live_mut(&mut self) -> &mut [Bucket] {
+        &mut self.buckets[..=self.mask]
+    }
+
     /// The table's size now, in MiB.
     pub fn mib(&self) -> usize {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+        std::mem::size_of_val(self.live()) >> 20
     }
 
     /// The number of entries the table holds at its largest.
@@ -210,28 +226,31 @@ impl Tt {
         self.most * BUCKET
     }
 
-    /// Doubles the table: each bucket's entries go to the bucket of the same number or to
-    /// the one a table's old size above it, both new, so none is lost.
+    /// Doubles the table in place: each bucket keeps the entries whose key still selects
+    /// it, and gives the others to the bucket a table's old size above it, new and empty,
+    /// so none is lost.
     fn grow(&mut self) {
-        let n = (self.mask + 1) * 2;
-        let mut bigger: Slots<Bucket> = Slots::new(n);
-        for (b, bucket) in self.buckets.iter().enumerate() {
+        let old = self.mask + 1;
+        let n = old * 2;
+        for b in 0..old {
+            let bucket = self.buckets[b];
+            let mut halves = [EMPTY; 2];
             let mut filled = [0usize; 2];
             for i in 0..BUCKET {
                 let key = bucket.keys[i];
                 if key == 0 {
                     continue;
                 }
-                let high = (key >> 1) as usize & (n - 1) != b;
-                let to = &mut bigger[b + usize::from(high) * (self.mask + 1)];
-                let slot = filled[usize::from(high)];
-                filled[usize::from(high)] += 1;
+                let high = usize::from((key >> 1) as usize & (n - 1) != b);
+                let (to, slot) = (&mut halves[high], filled[high]);
+                filled[high] += 1;
                 to.keys[slot] = key;
                 to.numbers[slot] = bucket.numbers[i];
                 to.carried |= ((bucket.carried >> i) & 1) << slot;
             }
+            self.buckets[b] = halves[0];
+            self.buckets[b + old] = halves[1];
         }
-        self.buckets = bigger;
         self.mask = n - 1;
     }
 
@@ -243,7 +262,7 @@ impl Tt {
 
     /// The solved entries (proven or disproven), bucket by bucket.
     pub fn solved_entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        self.buckets.iter().flat_map(|bucket| {
+        self.live().iter().flat_map(|bucket| {
             (0..BUCKET)
                 .filter(|&i| bucket.keys[i] != 0)
                 .map(|i| unpack(bucket.keys[i], &bucket.numbers[i]))
@@ -253,7 +272,7 @@ impl Tt {
 
     /// The number of entries.
     pub fn capacity(&self) -> usize {
-        self.buckets.len() * BUCKET
+        self.live().len() * BUCKET
     }
 
     /// The bucket of `key` (its lowest bit is always set, so it is left out).
@@ -380,7 +399,7 @@ mod tests {
     /// Every entry of `tt`, with whether it is marked as carried over.
     fn contents(tt: &Tt) -> Vec<(Entry, bool)> {
         let mut all: Vec<(Entry, bool)> = tt
-            .buckets
+            .live()
             .iter()
             .flat_map(|bucket| {
                 (0..BUCKET).filter(|&i| bucket.keys[i] != 0).map(move |i| {
@@ -437,6 +456,11 @@ mod tests {
             (tt.capacity(), tt.used),
             (first, 0),
             "emptied to its first size"
+        );
+        tt.grow();
+        assert!(
+            before.iter().all(|(e, _)| tt.get(e.key).is_none()),
+            "and what it held beyond its first size is gone too"
         );
     }
 

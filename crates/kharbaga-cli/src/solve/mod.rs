@@ -49,8 +49,7 @@ pub struct SolveArgs {
     tables: TablesDir,
 
     /// Transposition table size in MiB, at most: the table starts at 4 MiB and doubles each
-    /// time an eighth of it is in use (1.5 times this size in memory while it doubles the
-    /// last time)
+    /// time an eighth of it is in use
     #[arg(long, value_name = "MIB", default_value_t = 256,
           value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     hash: u32,
