@@ -295,7 +295,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
 
     def report_part(future):
         """Takes a part's result in. Returns None, or the exit status of a failure."""
-        nonlocal reported, stopped, ran, already, part_seconds
+        nonlocal reported, stopped, ran, already, part_seconds, value, needed
         if future.status != "finished":
             print(f"FAILED: {future.exception()}", file=sys.stderr, flush=True)
             print(f"{len(values) + stopped} of {n} parts done before the failure; run "
@@ -321,6 +321,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         shown = r["value"] + (f" {r['move']}" if r["move"] else "")
         say(f"[{reported}/{len(todo)}] part-{i} {r['position']}: {shown} ({what}, "
             f"{r['worker']}); so far {counts(list(values.values()))}")
+        if splitting and r["value"] != "unknown":
+            # A split running may no longer be needed (the root decided, or its part no
+            # longer able to change it): stopped now rather than when a split ends.
+            value, needed = still_needed()
+            stop_unneeded_splits()
         # A part left unknown that alone can decide the root (with the results so far) is
         # split now, before the parts not started yet: they may not be needed after.
         split_deciding()
