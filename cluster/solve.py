@@ -140,7 +140,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
     root, plies, positions = f["root"], f["plies"], f["positions"]
     n = len(positions)
     say(f"{root} at {plies} plies: {n} frontier positions "
-        f"({os.path.join(workdir, 'frontier.txt')}); {workers} worker threads")
+        f"({os.path.join(workdir, 'frontier.txt')}); {workers} parts at a time")
 
     run_id = uuid.uuid4().hex[:8]
     early = None if args.every_part else run_id
@@ -489,6 +489,10 @@ def main():
                    "e.g. tcp://host:8786 (default: a LocalCluster on this machine)")
     p.add_argument("--workers", type=positive, default=os.cpu_count(), metavar="W",
                    help="local workers without --scheduler (default: one per core)")
+    p.add_argument("--slots", type=positive, metavar="N",
+                   help="parts run at once (default: the local workers, or with "
+                   "--scheduler the worker threads; give a cluster's workers a thread more "
+                   "than their parts, for the short tasks, and set this to the parts)")
     p.add_argument("--no-verify", dest="verify", action="store_false",
                    help="do not run `kharbaga verify-proof` on the combined proof")
     p.add_argument("--split-unknown", type=int, default=0, metavar="D",
@@ -523,7 +527,7 @@ def main():
     try:
         if args.scheduler:
             with Client(args.scheduler) as client:
-                status = run(client, args, kharbaga)
+                status = run(client, args, kharbaga, args.slots)
         else:
             # A worker runs one part at a time (the slots) and has a second thread for the
             # short tasks, so that a split need not wait for a part to end to list its
@@ -531,7 +535,7 @@ def main():
             with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}), \
                     LocalCluster(n_workers=args.workers, threads_per_worker=2, processes=True,
                                  dashboard_address=None) as cluster, Client(cluster) as client:
-                status = run(client, args, kharbaga, args.workers)
+                status = run(client, args, kharbaga, args.slots or args.workers)
     except BadInput as e:
         print(f"solve.py: {e}", file=sys.stderr, flush=True)
         return 2

@@ -357,7 +357,8 @@ exec '{kharbaga}' "$@"
             with Client(address, timeout=60) as client:
                 client.wait_for_workers(2, timeout=60)
             remote = driver(kharbaga, os.path.join(tmp, "remote"), "--scheduler", address,
-                            "--nodes-per-part", "50000", "--split-unknown", "2", plies=1)
+                            "--slots", "2", "--nodes-per-part", "50000", "--split-unknown",
+                            "2", plies=1)
         finally:
             for process in cluster:
                 process.terminate()
@@ -366,7 +367,8 @@ exec '{kharbaga}' "$@"
         check("on a cluster of its own (--scheduler) the driver proves the win, with splits",
               remote.returncode == 0
               and re.search(rf"^root {re.escape(POSITION)}: win", remote.stdout, re.M)
-              and "proof holds:" in remote.stdout and "(split)" in remote.stdout, show(remote))
+              and "proof holds:" in remote.stdout and "(split)" in remote.stdout
+              and "2 parts at a time" in remote.stdout, show(remote))
 
         # Tables in the default directory and no --tables: the parts and the combine use
         # them, and so must the driver's verify-proof, which takes none unless told.
