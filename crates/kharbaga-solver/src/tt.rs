@@ -270,7 +270,7 @@ impl Tt {
         })
     }
 
-    /// The number of entries.
+    /// The number of entries the table holds now (it grows up to [`Tt::most_entries`]).
     pub fn capacity(&self) -> usize {
         self.live().len() * BUCKET
     }
