@@ -10,14 +10,14 @@
 //! stay. (Carried entries go first so that a table full of them leaves the search the room
 //! it would have had in an empty table.)
 //!
-//! The table starts small (4 MiB) and doubles each time an eighth of it is in use, up to
-//! the size asked for. A solve that needs little memory then touches little: the system
-//! zeroes every page on its first touch, 2 MiB at a time with huge pages, and a 4 GiB table
-//! cost even a short solve seconds of system time (a table carried over from an earlier
-//! solve, spread over the whole table, touched all of it). A small table is faster too, its
-//! lines staying in the caches. A bucket's entries go to two buckets of the doubled table,
-//! so growing loses nothing. The whole size is mapped from the start and the table grows
-//! into it in place: the memory touched is the table's size now, never more.
+//! The table starts small (4 MiB) and, until it reaches the size asked for, doubles instead
+//! of replacing an entry (when a new entry's bucket is full), so the search is the same, node
+//! for node, as with the whole table from the start; but a solve that needs little memory
+//! touches little. The system zeroes every page on its first touch, 2 MiB at a time with
+//! huge pages: a 4 GiB table spread a short solve's entries over all of it. A bucket's
+//! entries go to two buckets of the doubled table, so growing loses nothing. The whole size
+//! is mapped from the start and the table grows into it in place: the memory touched is the
+//! table's size now, never more.
 //!
 //! A solved entry records the range of no-progress counts it holds for: a proof holds when
 //! the count at the position plus its `aux` (the longest run of plies without a capture or a
@@ -168,9 +168,6 @@ pub struct Tt {
 /// The buckets a table starts with (4 MiB), unless asked for fewer.
 const FIRST_BUCKETS: usize = 1 << 16;
 
-/// The table grows when one entry in this many is in use.
-const GROW_AT: usize = 8;
-
 /// Mixes the prover into a position's hash.
 pub fn key(hash: u64, prover: Color) -> u64 {
     let salt = match prover {
@@ -320,7 +317,12 @@ impl Tt {
 
     /// Stores `entry`: its bucket and slot.
     fn store(&mut self, entry: Entry) -> (usize, usize) {
-        if self.used * GROW_AT >= self.capacity() && self.mask < self.most - 1 {
+        // A table that can still grow replaces nothing: it doubles instead.
+        while self.mask < self.most - 1 {
+            let bucket = &self.buckets[self.bucket(entry.key)];
+            if bucket.keys.iter().any(|&k| k == entry.key || k == 0) {
+                break;
+            }
             self.grow();
         }
         let b = self.bucket(entry.key);
@@ -415,13 +417,13 @@ mod tests {
     }
 
     #[test]
-    fn the_table_doubles_when_an_eighth_full_and_loses_no_entry() {
+    fn the_table_doubles_instead_of_replacing_and_loses_no_entry() {
         let mut tt = Tt::new(64);
         let first = tt.capacity();
         assert_eq!(first, FIRST_BUCKETS * BUCKET, "a table starts at 4 MiB");
         assert_eq!(tt.most_entries(), (64 << 20) / 64 * BUCKET);
         let mut k = 0u64;
-        while tt.used * GROW_AT < first {
+        while tt.used * 8 < first {
             let e = Entry {
                 key: (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) << 1) | 1,
                 pn: (k % 7) as u32,
@@ -437,8 +439,12 @@ mod tests {
             }
             k += 1;
         }
-        assert_eq!(tt.capacity(), first, "not grown before an eighth is in use");
         let before = contents(&tt);
+        assert_eq!(
+            before.len() as u64,
+            k,
+            "nothing replaced: the table doubles instead"
+        );
         assert_eq!(before.len(), tt.used);
         assert!(before.iter().any(|&(_, carried)| carried));
         tt.grow();

@@ -48,8 +48,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     tables: TablesDir,
 
-    /// Transposition table size in MiB, at most: the table starts at 4 MiB and doubles each
-    /// time an eighth of it is in use
+    /// Transposition table size in MiB, at most: the table starts at 4 MiB and doubles
+    /// instead of replacing an entry until it reaches this size
     #[arg(long, value_name = "MIB", default_value_t = 256,
           value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     hash: u32,
