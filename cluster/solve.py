@@ -260,8 +260,10 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         stop_every_part(os.path.join(workdir, f"part-{i}.split"))
 
     def stop_unneeded_splits(everything=False):
-        for i in splitting:
-            if everything or value or needed is not None and positions[i] not in needed:
+        for i, (_, event) in splitting.items():
+            # A split stopped before is not walked again.
+            if not event.is_set() and (everything or value or needed is not None
+                                       and positions[i] not in needed):
                 stop_split(i)
 
     def split_deciding():
