@@ -114,6 +114,20 @@ def split_plies(args):
     return args.split_plies or max(2, args.plies)
 
 
+def part_limits(args):
+    """Each pass's limits of a part, (seconds, nodes), from --time-per-part and
+    --nodes-per-part (a list shorter than the other repeats its last limit)."""
+    times = args.time_per_part or [None]
+    nodes = args.nodes_per_part or [None]
+    return [(times[min(k, len(times) - 1)], nodes[min(k, len(nodes) - 1)])
+            for k in range(max(len(times), len(nodes)))]
+
+
+def show_limits(seconds, nodes):
+    return " and ".join(([f"{seconds}s"] if seconds else [])
+                        + ([f"{nodes} nodes"] if nodes else []))
+
+
 def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, workers,
                cancelled=lambda: False):
     """Solves position (after moves) in workdir: its frontier, its parts, each part that a
@@ -178,18 +192,15 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
     # the workers the split leaves idle). A part that never ran and cannot change the
     # root's value now is not submitted at all (none is once the parts solved before decide
     # it); a part checks again when it starts.
+    # With several --time-per-part limits the level runs in passes: every part at the
+    # first, then the parts left unknown (and still needed) at the next, and so on; only
+    # after the last are parts split.
     def to_submit(i, x):
-        if i in split:
+        if i in split or values.get(i, "unknown") != "unknown":
             return False
-        if i in f["ran"]:
+        if i in ran_before:
             return True  # it reports its earlier result
         return not value and (needed is None or x in needed)
-    todo = [(i, x) for i, x in enumerate(positions) if to_submit(i, x)]
-    futures = []
-    # What happens, as it does: ("part", a part's Dask future), ("split", a split part's
-    # index), or ("fed", None) once every part worth running is submitted.
-    finished = queue.Queue()
-    stop_feeding = threading.Event()
 
     def feed():
         """Submits the parts in turn, each once a slot is free for it and if it is still
@@ -197,7 +208,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         ran is skipped once it cannot change the root)."""
         try:
             def skipped(i, x):
-                return i not in f["ran"] and (value or needed is not None and x not in needed)
+                return i not in ran_before and (value or needed is not None
+                                                and x not in needed)
 
             for i, x in todo:
                 # Looked at before waiting for a slot (a part not worth running does not
@@ -212,7 +224,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                     continue
                 future = client.submit(
                     task, solve_part, kharbaga, args.rules, args.tables, args.hash,
-                    args.time_per_part, args.nodes_per_part, workdir, i, x, root, early,
+                    seconds, nodes, workdir, i, x, root, early,
                     args.hash_dir, slot, key=f"kharbaga-part-{i}-{run_id}", pure=False)
                 futures.append(future)
 
@@ -269,7 +281,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
     def split_deciding():
         """Splits, in frontier order, each part left unknown (and not split yet) that alone
         can decide the root now."""
-        if not early or depth >= args.split_unknown or cancelled():
+        if not last or not early or depth >= args.split_unknown or cancelled():
             return
         for i in sorted(i for i, v in values.items() if v == "unknown" and i not in splits):
             if value:
@@ -297,7 +309,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
 
     def report_part(future):
         """Takes a part's result in. Returns None, or the exit status of a failure."""
-        nonlocal reported, stopped, ran, already, part_seconds, value, needed
+        nonlocal reported, stopped, ran, part_seconds, value, needed
         if future.status != "finished":
             print(f"FAILED: {future.exception()}", file=sys.stderr, flush=True)
             print(f"{len(values) + stopped} of {n} parts done before the failure; run "
@@ -307,6 +319,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         reported += 1
         if r["stopped"]:
             stopped += 1
+            values.pop(r["index"], None)  # left unknown by a pass before
+            already.discard(r["index"])
             say(f"[{reported}/{len(todo)}] part-{r['index']} {r['position']}: not needed, "
                 f"it cannot change the root's value ({r['seconds']:.2f}s, {r['worker']})")
             return None
@@ -314,11 +328,12 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         values[i] = r["value"]
         part_seconds += r["seconds"]
         if r["already"]:
-            already += 1
+            already.add(i)
             what = ("already done" if r["value"] != "unknown"
                     else "a run before reached these limits")
         else:
             ran += 1
+            already.discard(i)
             what = f"{r['seconds']:.2f}s"
         shown = r["value"] + (f" {r['move']}" if r["move"] else "")
         say(f"[{reported}/{len(todo)}] part-{i} {r['position']}: {shown} ({what}, "
@@ -351,41 +366,68 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         return None
 
     values = {}
-    ran = already = reported = 0
-    stopped = n - len(split) - len(todo)
+    ran = 0
+    already = set()  # the parts whose result is from a run before
     part_seconds = 0.0
     splits = set()  # the parts split in this run
+    passes = part_limits(args)
     failure = None
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
-    fed = rest_split = False
-    parts_done = 0
-    try:
-        while len(futures) > parts_done or splitting or not fed or not rest_split:
-            if fed and len(futures) == parts_done and not rest_split:
-                # Every part of this level has run: the others a limit left unknown are
-                # split now, side by side.
-                rest_split = True
-                value, needed = still_needed()
-                split_the_rest()
+    for pass_number, (seconds, nodes) in enumerate(passes):
+        last = pass_number == len(passes) - 1
+        # The parts that ran before this run report their results in the first pass.
+        ran_before = f["ran"] if pass_number == 0 else set()
+        if pass_number > 0:
+            value, needed = still_needed()
+        todo = [(i, x) for i, x in enumerate(positions) if to_submit(i, x)]
+        if pass_number > 0:
+            if not todo:
                 continue
-            kind, x = finished.get()
-            if kind == "fed":
-                fed = True
-            elif kind == "part":
-                parts_done += 1
-                failure = report_part(x)
-            else:
-                failure = report_split(x)
-            if failure is not None:
-                break
-    except Exception as e:
-        print(f"FAILED: {e}", file=sys.stderr, flush=True)
-        failure = 1
-    if failure is not None:
-        stop_feeding.set()
-        client.cancel(futures)
-        stop_unneeded_splits(everything=True)
+            say(f"{len(todo)} parts left unknown at {show_limits(*passes[pass_number - 1])} "
+                f"and still needed: again at {show_limits(seconds, nodes)}")
+        # A part left unknown by the pass before runs again (its result then is this
+        # pass's, and only this pass's unknowns are split) or is counted as not needed.
+        for i in [i for i, v in values.items() if v == "unknown"]:
+            values.pop(i)
+        solved = sum(v != "unknown" for v in values.values())
+        stopped = n - len(split) - len(todo) - solved
+        reported = 0
+        futures = []
+        # What happens, as it does: ("part", a part's Dask future), ("split", a split
+        # part's index), or ("fed", None) once every part worth running is submitted.
+        finished = queue.Queue()
+        stop_feeding = threading.Event()
+        feeder = threading.Thread(target=feed, daemon=True)
+        feeder.start()
+        fed = False
+        rest_split = not last  # parts are split after the last pass only
+        parts_done = 0
+        try:
+            while len(futures) > parts_done or splitting or not fed or not rest_split:
+                if fed and len(futures) == parts_done and not rest_split:
+                    # Every part of this level has run: the others a limit left unknown
+                    # are split now, side by side.
+                    rest_split = True
+                    value, needed = still_needed()
+                    split_the_rest()
+                    continue
+                kind, x = finished.get()
+                if kind == "fed":
+                    fed = True
+                elif kind == "part":
+                    parts_done += 1
+                    failure = report_part(x)
+                else:
+                    failure = report_split(x)
+                if failure is not None:
+                    break
+        except Exception as e:
+            print(f"FAILED: {e}", file=sys.stderr, flush=True)
+            failure = 1
+        if failure is not None:
+            stop_feeding.set()
+            client.cancel(futures)
+            stop_unneeded_splits(everything=True)
+            break
     threads.shutdown(wait=True)
     if failure is not None:
         return failure, None
@@ -398,7 +440,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         return 1, None
     values = list(values.values())
     root_value = c["value"] + (f" {c['move']}" if c["move"] else "")
-    summary = (f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {already} "
+    summary = (f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {len(already)} "
                f"already done, {stopped} not needed): {counts(values)}")
     if splits:
         summary += (f"\n{'  ' * depth}split: {len(splits)} parts unknown at their limit, "
@@ -445,6 +487,14 @@ def positive(text):
     return value
 
 
+def limits(text):
+    """--time-per-part and --nodes-per-part: rising positive numbers, separated by commas."""
+    values = [positive(t) for t in text.split(",")]
+    if any(a >= b for a, b in zip(values, values[1:])):
+        raise argparse.ArgumentTypeError(f"{text}: the limits must rise")
+    return values
+
+
 def main():
     p = argparse.ArgumentParser(
         description="Solve a kharbaga position on Dask: the positions K plies below it "
@@ -472,10 +522,15 @@ def main():
                    help="the endgame tables' directory (default: the binary's default, "
                    "~/.local/share/kharbaga/tables/RULES when it exists); also passed to "
                    "verify-proof")
-    p.add_argument("--time-per-part", type=positive, metavar="S",
-                   help="--time S of each part: a part not solved by then is unknown")
-    p.add_argument("--nodes-per-part", type=positive, metavar="N",
-                   help="--nodes N of each part")
+    p.add_argument("--time-per-part", type=limits, metavar="S[,S2...]",
+                   help="--time S of each part: a part not solved by then is unknown. "
+                   "Several rising limits run each level in passes: every part at the "
+                   "first, then those left unknown and still needed at the next, and so "
+                   "on (the quick parts first, as they may decide the root); parts are "
+                   "split after the last")
+    p.add_argument("--nodes-per-part", type=limits, metavar="N[,N2...]",
+                   help="--nodes N of each part; several rising limits run in passes as "
+                   "for --time-per-part (with both, the shorter list repeats its last)")
     p.add_argument("--hash", type=positive, metavar="MIB",
                    help="--hash MIB of each part (the binary's default: 256); a worker "
                    "runs one part at a time")

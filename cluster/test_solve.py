@@ -11,6 +11,7 @@ only one refuting part for each move (8-piece, 83 parts at 2 plies); at 1 ply an
 limit that leaves every part unknown, --split-unknown splits them again until the win
 is proven, without solving again the parts a run before left unknown at the same limits;
 a part left unknown that alone can decide the root is split before the parts not started;
+with rising limits (--nodes-per-part 50000,2000000) each level runs its parts in passes;
 splits run side by side, and those a decided root no longer needs are stopped; the slots go
 to the waiting parts depth first in frontier order;
 with --hash-dir each worker passes its table from one part to the next; the stop kills
@@ -268,6 +269,39 @@ def main():
         check("a run after it finds the root decided and splits nothing",
               again.returncode == 0 and "no part runs" in again.stdout
               and "unknown at its limit, split" not in again.stdout, show(again))
+
+        # Passes: with rising limits every part runs at the first, then those left unknown
+        # and still needed at the next. At 1 ply every part is unknown at 50,000 nodes;
+        # at 2,000,000 the first that runs decides the root, and the others stop.
+        passes_dir = os.path.join(tmp, "passes")
+        passes = driver(kharbaga, passes_dir, "--nodes-per-part", "50000,2000000",
+                        "--split-unknown", "3", plies=1)
+        top = parts_line(passes)
+        check("with rising node limits the parts run in passes and prove the win, unsplit",
+              passes.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
+                                                   passes.stdout, re.M)
+              and "proof holds:" in passes.stdout
+              and re.search(r"^(\d+) parts left unknown at 50000 nodes and still needed: "
+                            r"again at 2000000 nodes$", passes.stdout, re.M)
+              and "split in" not in passes.stdout, show(passes))
+        check("each part ran in the first pass, and in the second ran or was not needed",
+              top is not None and top[1] + top[3] == 2 * top[0] and top[1] > top[0],
+              f"summary {top}\n{show(passes)}")
+        # And the split levels run their parts in passes too, split only after the last.
+        nested_dir = os.path.join(tmp, "passes-split")
+        nested = driver(kharbaga, nested_dir, "--nodes-per-part", "20000,50000",
+                        "--split-unknown", "3", plies=1)
+        lines = nested.stdout.splitlines()
+        again_top = [k for k, line in enumerate(lines)
+                     if re.fullmatch(r"\d+ parts left unknown at 20000 nodes and still "
+                                     r"needed: again at 50000 nodes", line)]
+        first_split = [k for k, line in enumerate(lines) if "unknown at its limit, split" in line]
+        check("with splits, the top level's last pass comes before its first split",
+              nested.returncode == 0 and "proof holds:" in nested.stdout and again_top
+              and first_split and again_top[0] < first_split[0], show(nested))
+        check("and a split's level runs its own passes",
+              re.search(r"^  \d+ parts left unknown at 20000 nodes and still needed: "
+                        r"again at 50000 nodes$", nested.stdout, re.M), show(nested))
 
         # A part left unknown that alone can decide the root is split at once, before the
         # parts not started yet. At 1 ply every White move here wins; the first part is
