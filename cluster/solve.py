@@ -225,7 +225,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 future = client.submit(
                     task, solve_part, kharbaga, args.rules, args.tables, args.hash,
                     seconds, nodes, workdir, i, x, root, early,
-                    args.hash_dir, slot, key=f"kharbaga-part-{i}-{run_id}", pure=False)
+                    args.hash_dir, slot, key=f"kharbaga-part-{i}-{run_id}-{pass_number}",
+                    pure=False)
                 futures.append(future)
 
                 def done(future, slot=slot):
