@@ -339,9 +339,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         shown = r["value"] + (f" {r['move']}" if r["move"] else "")
         say(f"[{reported}/{len(todo)}] part-{i} {r['position']}: {shown} ({what}, "
             f"{r['worker']}); so far {counts(list(values.values()))}")
-        if splitting and r["value"] != "unknown":
+        may_split = last and depth < args.split_unknown and "unknown" in values.values()
+        if r["value"] != "unknown" and (splitting or may_split):
             # A split running may no longer be needed (the root decided, or its part no
-            # longer able to change it): stopped now rather than when a split ends.
+            # longer able to change it): stopped now rather than when a split ends. And
+            # a part left unknown is not split for a root this part decided.
             value, needed = still_needed()
             stop_unneeded_splits()
         # A part left unknown that alone can decide the root (with the results so far) is
