@@ -382,11 +382,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         if pass_number > 0:
             value, needed = still_needed()
         todo = [(i, x) for i, x in enumerate(positions) if to_submit(i, x)]
-        if pass_number > 0:
-            if not todo:
-                continue
+        if pass_number > 0 and todo:
             say(f"{len(todo)} parts left unknown at {show_limits(*passes[pass_number - 1])} "
                 f"and still needed: again at {show_limits(seconds, nodes)}")
+        elif pass_number > 0 and not last:
+            continue  # (the last pass splits, even with no part to run)
         # A part left unknown by the pass before runs again (its result then is this
         # pass's, and only this pass's unknowns are split) or is counted as not needed.
         for i in [i for i, v in values.items() if v == "unknown"]:
@@ -443,8 +443,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         return 1, None
     values = list(values.values())
     root_value = c["value"] + (f" {c['move']}" if c["move"] else "")
-    summary = (f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, {len(already)} "
-               f"already done, {stopped} not needed): {counts(values)}")
+    summary = (f"parts: {n} ({ran} run now in {part_seconds:.1f}s of task time, "
+               f"{len(already)} already done, {stopped} not needed): {counts(values)}")
     if splits:
         summary += (f"\n{'  ' * depth}split: {len(splits)} parts unknown at their limit, "
                     "each split in its part-I.split directory")

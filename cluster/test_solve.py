@@ -11,7 +11,8 @@ only one refuting part for each move (8-piece, 83 parts at 2 plies); at 1 ply an
 limit that leaves every part unknown, --split-unknown splits them again until the win
 is proven, without solving again the parts a run before left unknown at the same limits;
 a part left unknown that alone can decide the root is split before the parts not started;
-with rising limits (--nodes-per-part 50000,2000000) each level runs its parts in passes;
+with rising limits (--nodes-per-part 50000,2000000) each level runs its parts in passes,
+and a part split in a run before is split after the last pass even if it ran no part;
 splits run side by side, and those a decided root no longer needs are stopped; the slots go
 to the waiting parts depth first in frontier order;
 with --hash-dir each worker passes its table from one part to the next; the stop kills
@@ -40,6 +41,7 @@ from solve import Slots  # noqa: E402 (the driver's slots for the parts)
 
 DRIVER = os.path.join(HERE, "solve.py")
 POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
+LOSS = "B:Bb2,b4:WKg1,i5,e7,a9,e9,i9"  # 8 pieces, Black to move loses
 PLIES = 2
 # No default tables (~/.local/share/kharbaga/tables) for the driver's commands nor ours.
 ENV = dict(os.environ, XDG_DATA_HOME="/nonexistent/kharbaga-tests")
@@ -212,11 +214,10 @@ def main():
 
         # A loss needs one refutation of each move: once a part refutes a move, the other
         # replies to it are not needed.
-        loss = "B:Bb2,b4:WKg1,i5,e7,a9,e9,i9"
-        refuted = driver(kharbaga, os.path.join(tmp, "loss"), position=loss)
+        refuted = driver(kharbaga, os.path.join(tmp, "loss"), position=LOSS)
         summary = parts_line(refuted)
         check("a loss: the driver exits 0 and verifies it",
-              refuted.returncode == 0 and f"root {loss}: loss" in refuted.stdout
+              refuted.returncode == 0 and f"root {LOSS}: loss" in refuted.stdout
               and "proof holds:" in refuted.stdout, show(refuted))
         check("it solves fewer than half of the parts: one reply refutes a move",
               summary is not None and summary[1] <= summary[0] // 2
@@ -303,6 +304,17 @@ def main():
         check("and a split's level runs its own passes",
               re.search(r"^  \d+ parts left unknown at 20000 nodes and still needed: "
                         r"again at 50000 nodes$", nested.stdout, re.M), show(nested))
+        # A part split in a run before is split after the last pass even when that pass
+        # has no part to run: here the loss's other three parts fall in the first pass.
+        presplit_dir = os.path.join(tmp, "passes-presplit")
+        os.makedirs(os.path.join(presplit_dir, "part-0.split"))
+        presplit = driver(kharbaga, presplit_dir, "--nodes-per-part", "100000,200000",
+                          "--split-unknown", "1", position=LOSS, plies=1)
+        check("a part split before is split after a last pass with nothing to run",
+              presplit.returncode == 0
+              and re.search(rf"^root {re.escape(LOSS)}: loss$", presplit.stdout, re.M)
+              and "part-0 W:Bb2,a5:WKg1,i5,e7,a9,e9,i9: win i5-i3 (split)" in presplit.stdout
+              and "parts left unknown" not in presplit.stdout, show(presplit))
 
         # A part left unknown that alone can decide the root is split at once, before the
         # parts not started yet. At 1 ply every White move here wins; the first part is
