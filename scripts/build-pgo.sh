@@ -12,7 +12,12 @@ cd "$(dirname "$0")/.."
 
 sysroot="$(rustc --print sysroot)"
 find_profdata() {
-    find "$sysroot/lib/rustlib" -name llvm-profdata -type f 2>/dev/null | head -n 1
+    for tool in "$sysroot"/lib/rustlib/*/bin/llvm-profdata; do
+        if [ -x "$tool" ]; then
+            echo "$tool"
+            return
+        fi
+    done
 }
 profdata="$(find_profdata)"
 if [ -z "$profdata" ]; then
