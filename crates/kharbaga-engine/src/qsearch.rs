@@ -31,7 +31,9 @@ impl Searcher<'_> {
         let compulsory = rules.capture_compulsory;
         let mut best = -crate::score::INFINITE;
         if !(can_capture && compulsory) {
-            if pos.is_blocked(&rules) {
+            // No capture and no step: blocked (`is_blocked`, without testing the captures
+            // again).
+            if !can_capture && !pos.has_step(&rules) {
                 return lost_at(ply);
             }
             best = evaluate(pos, &rules, &self.shared.weights);

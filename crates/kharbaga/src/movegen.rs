@@ -194,8 +194,8 @@ impl Position {
     /// Whether the side to move has a step or slide (legal or not: a compulsory capture
     /// rules them out), as `count_steps(rules) > 0` but a bitboard shift a direction
     /// instead of every Mullah's lines: a Mullah can slide exactly when a neighbour on one
-    /// of its lines is empty.
-    fn has_step(&self, rules: &Rules) -> bool {
+    /// of its lines is empty. A side with no capture and no step is blocked.
+    pub fn has_step(&self, rules: &Rules) -> bool {
         let us = self.turn();
         let empty = self.empty();
         let men = self.men(us);
