@@ -9,7 +9,8 @@ accepts (with --every-part); a third run skips every part. A run in a new direct
 the parts not needed once the root is decided, and a run after it runs none; a loss needs
 only one refuting part for each move (8-piece, 83 parts at 2 plies); at 1 ply and a node
 limit that leaves every part unknown, --split-unknown splits them again until the win
-is proven, without solving again the parts a run before left unknown at the same limits;
+is proven, without solving again the parts a run before left unknown at the same limits
+(also in a directory where archive.py restored them, without the proofs);
 a part left unknown that alone can decide the root is split before the parts not started;
 with rising limits (--nodes-per-part 50000,2000000) each level runs its parts in passes,
 and a part split in a run before is split after the last pass even if it ran no part;
@@ -28,6 +29,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -40,6 +42,7 @@ from frontier import make_frontier  # noqa: E402 (the driver's frontier task)
 from solve import Slots  # noqa: E402 (the driver's slots for the parts)
 
 DRIVER = os.path.join(HERE, "solve.py")
+ARCHIVE = os.path.join(HERE, "archive.py")
 POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
 LOSS = "B:Bb2,b4:WKg1,i5,e7,a9,e9,i9"  # 8 pieces, Black to move loses
 PLIES = 2
@@ -64,6 +67,11 @@ def driver(kharbaga, workdir, *extra, position=POSITION, env=ENV, plies=PLIES):
         [sys.executable, DRIVER, "--binary", kharbaga, "--position", position, "--plies",
          str(plies), "--workdir", workdir, "--workers", "2", "--hash", "64", *extra],
         capture_output=True, text=True, env=env)
+
+
+def archive_cmd(*args):
+    return subprocess.run([sys.executable, ARCHIVE, *args], capture_output=True, text=True,
+                          env=ENV)
 
 
 def show(run):
@@ -231,6 +239,55 @@ def main():
         check("at 50,000 nodes a part, the 1-ply parts leave the root unknown",
               whole.returncode == 3 and parts_line(whole) is not None
               and f"root {POSITION}: unknown" in whole.stdout, show(whole))
+        # Carried to another directory without proofs (cluster/archive.py): the parts left
+        # unknown come back with their limits, so the split below is not preceded there by
+        # a solve of every part again.
+        archive = os.path.join(tmp, "split.tar.gz")
+        saved = archive_cmd("save", split_dir, archive)
+        whole_n = parts_line(whole)[0] if parts_line(whole) else -1
+        check("archive.py save keeps the unknown parts' .out files",
+              saved.returncode == 0 and f": {whole_n} parts left unknown" in saved.stdout,
+              show(saved))
+        restored_dir = os.path.join(tmp, "restored")
+        restored = archive_cmd("restore", archive, restored_dir)
+        check("archive.py restore writes them back with the frontier",
+              restored.returncode == 0
+              and sorted(os.listdir(restored_dir)) == sorted(
+                  ["frontier.txt", "rules.txt"] + [f"part-{i}.out" for i in range(whole_n)])
+              and all(open(os.path.join(restored_dir, f)).read()
+                      == open(os.path.join(split_dir, f)).read()
+                      for f in os.listdir(restored_dir)),
+              f"{show(restored)}\n{os.listdir(restored_dir)}")
+        clash = archive_cmd("restore", archive, restored_dir)
+        check("and refuses to overwrite a file (exit 2, saying which)",
+              clash.returncode == 2 and "already holds frontier.txt" in clash.stderr,
+              show(clash))
+        resplit = driver(kharbaga, restored_dir, "--nodes-per-part", "50000",
+                         "--split-unknown", "3", plies=1)
+        top = parts_line(resplit)
+        check("the restored directory splits its unknown parts without solving them again",
+              resplit.returncode == 0 and "proof holds:" in resplit.stdout
+              and top is not None and top[1] == 0 and top[2] == top[0],
+              show(resplit))
+        shown = archive_cmd("show", archive)
+        check("archive.py show counts the parts by level",
+              shown.returncode == 0 and re.fullmatch(
+                  rf"level 0: {whole_n} parts left unknown \({whole_n} with limits: time - "
+                  r"nodes 50000 hash 64\), 0 split directories\n", shown.stdout),
+              show(shown))
+        again_archive = os.path.join(tmp, "resplit.tar.gz")
+        archive_cmd("save", restored_dir, again_archive)
+        with tarfile.open(again_archive) as tar:
+            names = tar.getnames()
+            outs = {n: commands.result_of(tar.extractfile(n).read().decode())["value"]
+                    for n in names if n.endswith(".out")}
+        solved_parts = [f for f in os.listdir(restored_dir) if re.fullmatch(r"part-\d+\.out", f)
+                        and os.path.isfile(os.path.join(restored_dir, f[:-4] + ".txt.gz"))]
+        check("after the split it keeps the split directories and no solved part's .out",
+              any(re.fullmatch(r"part-\d+\.split", n) for n in names)
+              and any(n.startswith("part-") and n.endswith("/frontier.txt") for n in names)
+              and set(outs.values()) == {"unknown"} and solved_parts
+              and not set(solved_parts) & set(names), f"{names}\n{solved_parts}")
         split = driver(kharbaga, split_dir, "--nodes-per-part", "50000", "--split-unknown",
                        "3", plies=1)
         check("split again, the unknown parts decide the root: a win, verified",

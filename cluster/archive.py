@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Carries a solve driver's work directory (cluster/solve.py) from one machine to another,
+without its proofs: the record of what its runs found that would be costly to find again.
+
+    python3 cluster/archive.py save WORKDIR FILE.tar.gz
+    python3 cluster/archive.py restore FILE.tar.gz WORKDIR
+    python3 cluster/archive.py show FILE.tar.gz
+
+`save` keeps, in WORKDIR and in every split directory below it (part-I.split), the frontier
+(frontier.txt, rules.txt), the directories of the splits, and the .out of every part left
+unknown, whose first line records the limits it reached: a run on the restored directory
+with those limits does not solve it again, and with --split-unknown splits it at once. A
+part solved (a win, a loss or a draw) is left out with its proofs, which are large: the run
+on the restored directory solves it again, since the root's proof is made of the parts'
+proofs. So the archive is small (a few kilobytes a hundred parts), and the hours a part
+spent before it was left unknown are not spent again.
+
+`restore` unpacks it into WORKDIR (created if missing) and refuses to overwrite a file
+there. `show` counts what an archive holds, by level. Exit status 2 for bad input."""
+
+import io
+import os
+import re
+import sys
+import tarfile
+
+from commands import result_of
+
+FRONTIER_FILES = ("frontier.txt", "rules.txt")
+PART_OUT = re.compile(r"part-\d+\.out")
+SPLIT_DIR = re.compile(r"part-\d+\.split")
+
+
+class BadInput(Exception):
+    """A missing work directory, a bad archive, a file that would be overwritten."""
+
+
+def kept(workdir):
+    """The files and directories of WORKDIR that `save` keeps, relative to it, in the
+    order of a walk (a directory before what it holds)."""
+    found = []
+
+    def walk(rel):
+        here = os.path.join(workdir, rel)
+        for name in sorted(os.listdir(here)):
+            path = os.path.join(here, name)
+            sub = os.path.join(rel, name) if rel else name
+            if os.path.isdir(path):
+                if SPLIT_DIR.fullmatch(name):
+                    found.append(sub)
+                    walk(sub)
+            elif name in FRONTIER_FILES:
+                found.append(sub)
+            elif PART_OUT.fullmatch(name):
+                with open(path) as f:
+                    result = result_of(f.read())
+                if result and result["value"] == "unknown":
+                    found.append(sub)
+
+    walk("")
+    return found
+
+
+def save(workdir, archive):
+    """Writes the archive of WORKDIR; returns the number of parts' .out files kept."""
+    if not os.path.isfile(os.path.join(workdir, "frontier.txt")):
+        raise BadInput(f"{workdir} is not a solve driver's work directory (no frontier.txt)")
+    names = kept(workdir)
+    tmp = f"{archive}.tmp"
+    with tarfile.open(tmp, "w:gz") as tar:
+        for name in names:
+            tar.add(os.path.join(workdir, name), arcname=name, recursive=False)
+    os.replace(tmp, archive)
+    return sum(1 for name in names if PART_OUT.fullmatch(os.path.basename(name)))
+
+
+def members(archive):
+    """The archive's members, each checked to be a file or directory the driver writes,
+    under the work directory (no absolute path, no `..`, no link)."""
+    try:
+        with tarfile.open(archive, "r:gz") as tar:
+            items = tar.getmembers()
+    except (OSError, tarfile.TarError) as e:
+        raise BadInput(f"{archive}: not an archive of a work directory ({e})")
+    for m in items:
+        parts = m.name.split("/")
+        ok = (all(SPLIT_DIR.fullmatch(p) for p in parts[:-1])
+              and (m.isdir() and SPLIT_DIR.fullmatch(parts[-1])
+                   or m.isfile() and (parts[-1] in FRONTIER_FILES
+                                      or PART_OUT.fullmatch(parts[-1]))))
+        if not ok:
+            raise BadInput(f"{archive}: {m.name!r} is not a file of a work directory")
+    return items
+
+
+def restore(archive, workdir):
+    """Unpacks the archive into WORKDIR; returns the number of files written."""
+    items = members(archive)
+    clashes = [m.name for m in items
+               if m.isfile() and os.path.exists(os.path.join(workdir, m.name))]
+    if clashes:
+        raise BadInput(f"{workdir} already holds {clashes[0]}"
+                       + (f" and {len(clashes) - 1} more files" if len(clashes) > 1 else "")
+                       + " of the archive: restore into an empty directory")
+    os.makedirs(workdir, exist_ok=True)
+    with tarfile.open(archive, "r:gz") as tar:
+        for m in items:
+            target = os.path.join(workdir, m.name)
+            if m.isdir():
+                os.makedirs(target, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "wb") as f:
+                    f.write(tar.extractfile(m).read())
+    return sum(1 for m in items if m.isfile())
+
+
+def show(archive):
+    """Per level (the split depth), the splits and the parts left unknown the archive
+    holds, and the limits they reached."""
+    items = members(archive)
+    lines = []
+    with tarfile.open(archive, "r:gz") as tar:
+        by_depth = {}
+        for m in items:
+            depth = m.name.count("/")
+            level = by_depth.setdefault(depth, {"splits": 0, "unknown": 0, "limits": {}})
+            if m.isdir():
+                level["splits"] += 1
+            elif PART_OUT.fullmatch(os.path.basename(m.name)):
+                level["unknown"] += 1
+                text = io.TextIOWrapper(tar.extractfile(m)).read()
+                first = text.splitlines()[0] if text else ""
+                level["limits"][first] = level["limits"].get(first, 0) + 1
+        for depth in sorted(by_depth):
+            level = by_depth[depth]
+            limits = "; ".join(f"{count} with {line.lstrip('# ')}"
+                               for line, count in sorted(level["limits"].items()))
+            lines.append(f"level {depth}: {level['unknown']} parts left unknown"
+                         + (f" ({limits})" if limits else "")
+                         + f", {level['splits']} split directories")
+    return "\n".join(lines)
+
+
+USAGE = __doc__.split("\n\n")[1]
+
+
+def main(argv):
+    try:
+        if len(argv) == 3 and argv[0] == "save":
+            count = save(os.path.abspath(argv[1]), argv[2])
+            print(f"{argv[2]}: {count} parts left unknown, with the frontiers and splits of "
+                  f"{argv[1]}")
+        elif len(argv) == 3 and argv[0] == "restore":
+            count = restore(argv[1], os.path.abspath(argv[2]))
+            print(f"{argv[2]}: {count} files restored from {argv[1]}")
+        elif len(argv) == 2 and argv[0] == "show":
+            print(show(argv[1]))
+        else:
+            print(f"usage:\n{USAGE}", file=sys.stderr)
+            return 2
+    except (BadInput, FileNotFoundError, NotADirectoryError) as e:
+        print(f"archive.py: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
