@@ -217,10 +217,12 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 if stop_feeding.is_set() or cancelled():
                     break
                 if skipped(i, x):
+                    finished.put(("skipped", i))
                     continue
                 slot = slots.acquire(path + (i,))
                 if stop_feeding.is_set() or cancelled() or skipped(i, x):
                     slots.release(slot)
+                    finished.put(("skipped", i))
                     continue
                 future = client.submit(
                     task, solve_part, kharbaga, args.rules, args.tables, args.hash,
@@ -280,11 +282,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 stop_split(i)
 
     def split_deciding():
-        """Splits, in frontier order, each part left unknown (and not split yet) that alone
-        can decide the root now."""
+        """Splits, in frontier order, each part left unknown (and not split yet), or split
+        in a run before, that alone can decide the root now."""
         if not last or not early or depth >= args.split_unknown or cancelled():
             return
-        for i in sorted(i for i, v in values.items() if v == "unknown" and i not in splits):
+        for i in sorted((split | {i for i, v in values.items() if v == "unknown"}) - splits):
             if value:
                 break
             if light(client, decides, kharbaga, args.rules, args.tables, root, workdir,
@@ -396,7 +398,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         reported = 0
         futures = []
         # What happens, as it does: ("part", a part's Dask future), ("split", a split
-        # part's index), or ("fed", None) once every part worth running is submitted.
+        # part's index), ("skipped", a part's index) for a part no longer worth running when
+        # its turn came, or ("fed", None) once every part worth running is submitted.
         finished = queue.Queue()
         stop_feeding = threading.Event()
         feeder = threading.Thread(target=feed, daemon=True)
@@ -416,6 +419,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 kind, x = finished.get()
                 if kind == "fed":
                     fed = True
+                    # Every part of the pass has its slot: a part split in a run before
+                    # need not wait for one of them to end (one may take hours).
+                    split_deciding()
+                elif kind == "skipped":
+                    stopped += 1  # not run: the root, or what it needs, changed meanwhile
                 elif kind == "part":
                     parts_done += 1
                     failure = report_part(x)

@@ -13,7 +13,8 @@ is proven, without solving again the parts a run before left unknown at the same
 (also in a directory where archive.py restored them, without the proofs);
 a part left unknown that alone can decide the root is split before the parts not started;
 with rising limits (--nodes-per-part 50000,2000000) each level runs its parts in passes,
-and a part split in a run before is split after the last pass even if it ran no part;
+and a part split in a run before is split after the last pass even if it ran no part, or
+during it when it alone can decide the root;
 splits run side by side, and those a decided root no longer needs are stopped; the slots go
 to the waiting parts depth first in frontier order;
 with --hash-dir each worker passes its table from one part to the next; the stop kills
@@ -374,6 +375,47 @@ def main():
                             presplit.stdout, re.M)
               and not re.search(r"^\d+ parts left unknown", presplit.stdout, re.M),
               show(presplit))
+        # A part split in a run before that alone can decide the root is split as soon as
+        # the last pass has a part's result, like a part left unknown in this run: at 1
+        # ply every part of the win is unknown at 50,000 nodes, and in the last pass the
+        # parts but the first take a second more each and stay unknown (one node). Before,
+        # part 0 waited for the pass to end, and the splits of the parts after it decided
+        # the root first.
+        top_parts = subprocess.run(
+            [kharbaga, "solve", "--position", POSITION, "--frontier", "1"], capture_output=True,
+            text=True, env=ENV).stdout.splitlines()[1:]
+        slow = os.path.join(tmp, "slow-last-pass-kharbaga")
+        with open(slow, "w") as f:
+            f.write(f"""#!/bin/sh
+case " $* " in
+    *" --frontier "*|*" --combine "*|*" verify-proof "*) ;;
+    {" | ".join(f'*" --position {x} "*" --nodes 100000 "*' for x in top_parts[1:])})
+        sleep 1
+        for a; do shift; [ "$a" = 100000 ] && a=1; set -- "$@" "$a"; done ;;
+esac
+exec '{kharbaga}' "$@"
+""")
+        os.chmod(slow, os.stat(slow).st_mode | stat.S_IXUSR)
+        early_split_dir = os.path.join(tmp, "passes-presplit-early")
+        os.makedirs(os.path.join(early_split_dir, "part-0.split"))
+        early_split = driver(slow, early_split_dir, "--nodes-per-part", "50000,100000",
+                             "--split-unknown", "1", plies=1)
+        lines = early_split.stdout.splitlines()
+        split_at = [k for k, line in enumerate(lines)
+                    if re.fullmatch(r"part-0 \S+: unknown at its limit, split in .*", line)]
+        last_pass = [k for k, line in enumerate(lines)
+                     if re.match(rf"\[\d+/{len(top_parts) - 1}\] part-[1-9]", line)]
+        check("a part split before that can decide the root is split during the last pass",
+              early_split.returncode == 0 and len(top_parts) > 3 and split_at and last_pass
+              and split_at[0] < last_pass[-1], f"{split_at} {last_pass}\n{show(early_split)}")
+        # Every part is counted: the parts of the last pass that never started once the
+        # root was decided are not needed.
+        tally = re.search(r"^parts: (\d+) \(.*, (\d+) not needed\): (\d+) win, (\d+) loss, "
+                          r"(\d+) draw, (\d+) unknown$", early_split.stdout, re.M)
+        check("and the summary accounts for every part",
+              tally and int(tally[1]) == len(top_parts)
+              and sum(int(g) for g in tally.groups()[1:]) == len(top_parts),
+              show(early_split))
 
         # A part left unknown that alone can decide the root is split at once, before the
         # parts not started yet. At 1 ply every White move here wins; the first part is
