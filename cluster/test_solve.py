@@ -75,6 +75,12 @@ def archive_cmd(*args):
                           env=ENV)
 
 
+def lines_matching(text, pattern, whole=True):
+    """The indices of the lines of text that match pattern (the whole line, or its start)."""
+    test = re.fullmatch if whole else re.match
+    return [k for k, line in enumerate(text.splitlines()) if test(pattern, line)]
+
+
 def show(run):
     return f"status {run.returncode}\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
 
@@ -305,11 +311,9 @@ def main():
               adopted and "(split)" in split.stdout and re.search(
                   r"^  \S+ at 2 plies: \d+ frontier positions", split.stdout, re.M),
               f"{os.listdir(split_dir)}\n{show(split)}")
-        lines = split.stdout.splitlines()
-        started = [k for k, line in enumerate(lines)
-                   if re.fullmatch(r"part-1 \S+: unknown at its limit, split in .*", line)]
-        ended = [k for k, line in enumerate(lines)
-                 if re.fullmatch(r"part-0 \S+: (?:win|loss|unknown)( \S+)? \(split\)", line)]
+        started = lines_matching(split.stdout, r"part-1 \S+: unknown at its limit, split in .*")
+        ended = lines_matching(split.stdout,
+                               r"part-0 \S+: (?:win|loss|unknown)( \S+)? \(split\)")
         check("splits run side by side: part-1's starts before part-0's ends",
               started and ended and started[0] < ended[0], show(split))
         check("and once one decides the root, the others are stopped",
@@ -400,11 +404,10 @@ exec '{kharbaga}' "$@"
         os.makedirs(os.path.join(early_split_dir, "part-0.split"))
         early_split = driver(slow, early_split_dir, "--nodes-per-part", "50000,100000",
                              "--split-unknown", "1", plies=1)
-        lines = early_split.stdout.splitlines()
-        split_at = [k for k, line in enumerate(lines)
-                    if re.fullmatch(r"part-0 \S+: unknown at its limit, split in .*", line)]
-        last_pass = [k for k, line in enumerate(lines)
-                     if re.match(rf"\[\d+/{len(top_parts) - 1}\] part-[1-9]", line)]
+        split_at = lines_matching(early_split.stdout,
+                                  r"part-0 \S+: unknown at its limit, split in .*")
+        last_pass = lines_matching(early_split.stdout,
+                                   rf"\[\d+/{len(top_parts) - 1}\] part-[1-9]", whole=False)
         check("a part split before that can decide the root is split during the last pass",
               early_split.returncode == 0 and len(top_parts) > 3 and split_at and last_pass
               and split_at[0] < last_pass[-1], f"{split_at} {last_pass}\n{show(early_split)}")
