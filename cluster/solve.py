@@ -24,6 +24,7 @@ import cloudpickle
 import dask
 from distributed import Client, LocalCluster
 
+import archive
 from commands import VALUES
 from frontier import decides, make_frontier, prune
 from part import solve_part
@@ -91,6 +92,23 @@ class Slots:
             self.changed.notify_all()
 
 
+ARCHIVE_LOCK = threading.Lock()
+
+
+def keep_archive(args):
+    """With --archive, saves the work directory's archive (cluster/archive.py: the frontiers,
+    splits and parts left unknown, no proofs) as it is now; a failure is reported and the
+    run goes on."""
+    if not args.archive:
+        return
+    with ARCHIVE_LOCK:
+        try:
+            archive.save(args.workdir, args.archive)
+        except (OSError, archive.BadInput) as e:
+            print(f"solve.py: could not save the archive {args.archive}: {e}", file=sys.stderr,
+                  flush=True)
+
+
 def counts(values):
     return ", ".join(f"{values.count(v)} {v}" for v in VALUES)
 
@@ -103,8 +121,10 @@ def run(client, args, kharbaga, slots=None):
     if problem:
         raise BadInput(problem)
     slots = slots or max(1, sum(w.get("nthreads", 1) for w in workers.values()))
-    return solve_tree(client, args, kharbaga, args.position, args.moves, args.workdir,
-                      (), Slots(slots), slots)[0]
+    status = solve_tree(client, args, kharbaga, args.position, args.moves, args.workdir,
+                        (), Slots(slots), slots)[0]
+    keep_archive(args)
+    return status
 
 
 def split_plies(args):
@@ -153,6 +173,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         return 1, None
     root, plies, positions = f["root"], f["plies"], f["positions"]
     n = len(positions)
+    if depth == 0 and args.archive:
+        if not os.path.isfile(os.path.join(workdir, "frontier.txt")):
+            raise BadInput(f"--archive: {workdir} is not visible on this machine (the "
+                           "driver saves the archive itself)")
+        keep_archive(args)
     say(f"{root} at {plies} plies: {n} frontier positions "
         f"({os.path.join(workdir, 'frontier.txt')}); {workers} parts at a time")
 
@@ -320,6 +345,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             return 1
         r = future.result()
         reported += 1
+        keep_archive(args)
         if r["stopped"]:
             stopped += 1
             values.pop(r["index"], None)  # left unknown by a pass before
@@ -358,6 +384,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         nonlocal value, needed, stopped
         thread, event = splitting.pop(i)
         status, c = thread.result()
+        keep_archive(args)
         if event.is_set() and (c is None or c["value"] == "unknown"):
             values.pop(i, None)
             stopped += 1
@@ -573,6 +600,12 @@ def main():
                    help="the depth of those splits (default: --plies, at least 2: split at "
                    "1 ply, a part with its prover to move gives parts about as hard as "
                    "itself)")
+    p.add_argument("--archive", metavar="FILE",
+                   help="keep FILE (a .tar.gz) up to date with the work directory's "
+                   "archive after every part's result: its frontiers, splits and parts "
+                   "left unknown, without proofs (cluster/archive.py save), so that a run "
+                   "cut off with its machine can go on elsewhere (archive.py restore); "
+                   "DIR must be visible on the driver's machine")
     p.add_argument("--every-part", action="store_true",
                    help="solve every part, even once the parts solved decide the root "
                    "(by default the parts still running or waiting are then stopped)")
@@ -582,6 +615,8 @@ def main():
         args.tables = os.path.abspath(args.tables)
     if args.hash_dir:
         args.hash_dir = os.path.abspath(args.hash_dir)
+    if args.archive:
+        args.archive = os.path.abspath(args.archive)
     if args.plies > 64 or (args.split_plies or 0) > 64:
         p.error("--plies and --split-plies must be at most 64")
     if args.split_unknown < 0:

@@ -295,8 +295,20 @@ def main():
               and any(n.startswith("part-") and n.endswith("/frontier.txt") for n in names)
               and set(outs.values()) == {"unknown"} and solved_parts
               and not set(solved_parts) & set(names), f"{names}\n{solved_parts}")
+        # (--archive saves after every result; this checks the last save, at the end.)
+        kept = os.path.join(tmp, "kept.tar.gz")
         split = driver(kharbaga, split_dir, "--nodes-per-part", "50000", "--split-unknown",
-                       "3", plies=1)
+                       "3", "--archive", kept, plies=1)
+        fresh = os.path.join(tmp, "fresh.tar.gz")
+        archive_cmd("save", split_dir, fresh)
+        with tarfile.open(kept) as tar, tarfile.open(fresh) as again:
+            kept_names, fresh_names = tar.getnames(), again.getnames()
+        kept_shown = archive_cmd("show", kept)
+        check("with --archive the driver keeps the archive up to date: at the end it is "
+              "what archive.py save makes, with the splits",
+              kept_names == fresh_names and re.search(
+                  r"^level 0: \d+ parts left unknown .*, [1-9]\d* split directories$",
+                  kept_shown.stdout, re.M), f"{kept_names}\n{kept_shown.stdout}\n{show(split)}")
         check("split again, the unknown parts decide the root: a win, verified",
               split.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
                                                   split.stdout, re.M)
