@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import tarfile
+import threading
 
 from commands import result_of
 
@@ -72,6 +73,23 @@ def save(workdir, archive):
             tar.add(os.path.join(workdir, name), arcname=name, recursive=False)
     os.replace(tmp, archive)
     return sum(1 for name in names if PART_OUT.fullmatch(os.path.basename(name)))
+
+
+SAVING = threading.Lock()
+
+
+def keep(workdir, archive):
+    """The solve driver's --archive: saves WORKDIR's archive as it is now (one save at a
+    time, from any of the driver's threads), when archive is set; a failure is reported and
+    the run goes on."""
+    if not archive:
+        return
+    with SAVING:
+        try:
+            save(workdir, archive)
+        except (OSError, BadInput) as e:
+            print(f"solve.py: could not save the archive {archive}: {e}", file=sys.stderr,
+                  flush=True)
 
 
 def members(archive):

@@ -11,7 +11,6 @@ cluster/README.md.
 """
 
 import argparse
-import heapq
 import os
 import queue
 import sys
@@ -30,6 +29,7 @@ from frontier import decides, make_frontier, prune
 from part import solve_part
 from proof import adopt, combine, verify
 from shared import default_kharbaga, shared_dir_problem
+from slots import Slots
 from workdir import stop_every_part
 
 # The tasks are pickled by value, as they were when they were all defined in this file
@@ -62,53 +62,6 @@ def light(client, fn, *args):
     return client.submit(task, fn, *args, priority=PRIORITY_LIGHT, pure=False)
 
 
-class Slots:
-    """The parts running at once, at most one a slot (a worker), shared by every level of
-    the split tree. A level waits for a free slot with a key, the path of part indices from
-    the top ((3,) for the top's part 3, (3, 5) for part 5 of its split), and a free slot
-    goes to the smallest key waiting: a split's parts before the parts after it at the
-    levels above, which fill only the slots the split leaves idle."""
-
-    def __init__(self, count):
-        self.changed = threading.Condition()
-        self.free = list(range(count))
-        self.waiting = []  # a heap of keys
-
-    def acquire(self, key):
-        """Waits for a slot for the part `key`; returns the slot's number."""
-        with self.changed:
-            heapq.heappush(self.waiting, key)
-            while not (self.free and self.waiting[0] == key):
-                self.changed.wait()
-            heapq.heappop(self.waiting)
-            self.free.sort()
-            slot = self.free.pop(0)
-            self.changed.notify_all()
-            return slot
-
-    def release(self, slot):
-        with self.changed:
-            self.free.append(slot)
-            self.changed.notify_all()
-
-
-ARCHIVE_LOCK = threading.Lock()
-
-
-def keep_archive(args):
-    """With --archive, saves the work directory's archive (cluster/archive.py: the frontiers,
-    splits and parts left unknown, no proofs) as it is now; a failure is reported and the
-    run goes on."""
-    if not args.archive:
-        return
-    with ARCHIVE_LOCK:
-        try:
-            archive.save(args.workdir, args.archive)
-        except (OSError, archive.BadInput) as e:
-            print(f"solve.py: could not save the archive {args.archive}: {e}", file=sys.stderr,
-                  flush=True)
-
-
 def counts(values):
     return ", ".join(f"{values.count(v)} {v}" for v in VALUES)
 
@@ -123,7 +76,7 @@ def run(client, args, kharbaga, slots=None):
     slots = slots or max(1, sum(w.get("nthreads", 1) for w in workers.values()))
     status = solve_tree(client, args, kharbaga, args.position, args.moves, args.workdir,
                         (), Slots(slots), slots)[0]
-    keep_archive(args)
+    archive.keep(args.workdir, args.archive)
     return status
 
 
@@ -177,7 +130,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         if not os.path.isfile(os.path.join(workdir, "frontier.txt")):
             raise BadInput(f"--archive: {workdir} is not visible on this machine (the "
                            "driver saves the archive itself)")
-        keep_archive(args)
+        archive.keep(args.workdir, args.archive)
     say(f"{root} at {plies} plies: {n} frontier positions "
         f"({os.path.join(workdir, 'frontier.txt')}); {workers} parts at a time")
 
@@ -345,7 +298,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             return 1
         r = future.result()
         reported += 1
-        keep_archive(args)
+        archive.keep(args.workdir, args.archive)
         if r["stopped"]:
             stopped += 1
             values.pop(r["index"], None)  # left unknown by a pass before
@@ -384,7 +337,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         nonlocal value, needed, stopped
         thread, event = splitting.pop(i)
         status, c = thread.result()
-        keep_archive(args)
+        archive.keep(args.workdir, args.archive)
         if event.is_set() and (c is None or c["value"] == "unknown"):
             values.pop(i, None)
             stopped += 1

@@ -40,7 +40,7 @@ sys.path.insert(0, HERE)
 import commands  # noqa: E402 (the driver's module that runs commands)
 from distributed import Client  # noqa: E402
 from frontier import make_frontier  # noqa: E402 (the driver's frontier task)
-from solve import Slots  # noqa: E402 (the driver's slots for the parts)
+from slots import Slots  # noqa: E402 (the driver's slots for the parts)
 
 DRIVER = os.path.join(HERE, "solve.py")
 ARCHIVE = os.path.join(HERE, "archive.py")
