@@ -1,8 +1,9 @@
 """Running the commands of the solve driver (cluster/solve.py) and reading what kharbaga
-prints: a command's result or its failure, the start of a `kharbaga solve` command, and the
-`result:` line of a solve's output."""
+prints: a command's result or its failure, the start of a `kharbaga solve` command, the
+`result:` line of a solve's output and the tables it names."""
 
 import os
+import re
 import subprocess
 import threading
 import time
@@ -69,3 +70,20 @@ def result_of(text):
             return {"position": fields[1], "value": fields[2],
                     "move": fields[3] if len(fields) > 3 else None, "line": line.strip()}
     return None
+
+
+TABLES = re.compile(r"^solving \S+ .*, tables of up to (\d+) pieces$", re.M)
+
+
+def tables_of(text):
+    """The most pieces of the tables a solve's output (text) says it had: 0 for none."""
+    m = TABLES.search(text)
+    return int(m.group(1)) if m else 0
+
+
+def tables_now(kharbaga, rules, tables, position):
+    """The most pieces of the tables a solve of position would have now (0 for none): a
+    solve of one node. A command that fails says 0 (the part's own solve reports it)."""
+    cmd = solve_command(kharbaga, rules, tables, position) + ["--nodes", "1", "--hash", "1"]
+    out = run_command(cmd)
+    return tables_of(out.stdout) if out.returncode == 0 else 0

@@ -10,7 +10,7 @@ import uuid
 
 from distributed import get_worker
 
-from commands import failure, result_of, run_command, solve_command
+from commands import failure, result_of, run_command, solve_command, tables_now
 from frontier import prune
 from workdir import (earlier_result, finished, limits_line, needed_path, part_files,
                      read_needed, write_atomically)
@@ -52,10 +52,11 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         hash_dir, table_name(worker.name if slot is None else slot, hash_mib))
     worker = worker.address
     still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
-    done = earlier_result(workdir, i, (seconds, nodes, hash_mib))
+    done = earlier_result(workdir, i, (seconds, nodes, hash_mib),
+                          lambda: tables_now(kharbaga, rules, tables, position))
     if finished(workdir, i, position, done) or (done and done["value"] == "unknown"
                                                  and done["position"] == position):
-        # Solved, or left unknown by limits as large as these: the same again.
+        # Solved, or left unknown by limits and tables as large as these: the same again.
         return dict(done, index=i, seconds=0.0, already=True, stopped=False, worker=worker)
     if still_needed and not still_needed():
         return dict(position=position, value=None, move=None, index=i, seconds=0.0,

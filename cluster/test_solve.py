@@ -19,7 +19,8 @@ splits run side by side, and those a decided root no longer needs are stopped; t
 to the waiting parts depth first in frontier order;
 with --hash-dir each worker passes its table from one part to the next; the stop kills
 a part's command while it runs. Another run finds the 3-piece tables in the default
-directory (XDG_DATA_HOME) and must verify its proof with them. Also checks that a bad
+directory (XDG_DATA_HOME) and must verify its proof with them; with them, the parts
+archive.py restored (left unknown without tables) are solved again. Also checks that a bad
 position gives exit status 2 and a failing part exit status 1 with the command's standard
 error.
 """
@@ -38,6 +39,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import commands  # noqa: E402 (the driver's module that runs commands)
+import workdir  # noqa: E402 (the driver's work directory's files)
 from distributed import Client  # noqa: E402
 from frontier import make_frontier  # noqa: E402 (the driver's frontier task)
 from slots import Slots  # noqa: E402 (the driver's slots for the parts)
@@ -556,6 +558,26 @@ exec '{kharbaga}' "$@"
             capture_output=True, text=True, env=ENV)
         check("that proof has table leaves: without the tables verify-proof rejects it",
               no_tables.returncode == 1, show(no_tables))
+
+        # Parts left unknown without tables (the archive of the split above) are solved
+        # again once there are tables, though their limits were reached.
+        grown_dir = os.path.join(tmp, "tables-grown")
+        archive_cmd("restore", archive, grown_dir)
+        grown = driver(kharbaga, grown_dir, "--nodes-per-part", "50000", plies=1,
+                       env=dict(os.environ, XDG_DATA_HOME=data))
+        top = parts_line(grown)
+        outs = [open(os.path.join(grown_dir, f)).read() for f in os.listdir(grown_dir)
+                if f.endswith(".out")]
+        check("parts left unknown without tables are solved again with them",
+              grown.returncode in (0, 3) and top is not None and top[1] >= 1 and top[2] == 0
+              and "a run before reached these limits" not in grown.stdout
+              and any("tables of up to 3 pieces" in o for o in outs), show(grown))
+        out3 = next((o for o in outs if commands.tables_of(o) == 3), "")
+        check("spent: an unknown part's .out counts with tables no larger than its own",
+              workdir.spent(out3, None, 50000, 64, lambda: 3)
+              and workdir.spent(out3, None, 50000, 64, lambda: 2)
+              and not workdir.spent(out3, None, 50000, 64, lambda: 4)
+              and not workdir.spent(out3, None, 60000, 64, lambda: 3), out3[:300])
 
         # Parts start in the frontier's order, even when a worker is busy with a slow one
         # (here the first part sleeps 4 s before it solves): a free worker takes the next.

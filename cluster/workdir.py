@@ -1,12 +1,12 @@
 """The files of the solve driver's work directory (cluster/solve.py) and what they say: a
 part's proof files, a file written atomically, the needed file of a run (the parts that can
 still change the root's value), and a part's .out from a run before (its result, and the
-limits it was solved with)."""
+limits and tables it was solved with)."""
 
 import os
 import uuid
 
-from commands import result_of
+from commands import result_of, tables_of
 
 
 def part_files(workdir, i, value):
@@ -53,9 +53,12 @@ def limits_line(seconds, nodes, hash_mib):
     return f"{LIMITS} time {seconds or '-'} nodes {nodes or '-'} hash {hash_mib or '-'}\n"
 
 
-def spent(text, seconds, nodes, hash_mib):
+def spent(text, seconds, nodes, hash_mib, tables=None):
     """Whether a part's .out (text) that ended unknown was run with limits at least these
-    (time, nodes, hash), so that running it again would end the same way."""
+    (time, nodes, hash), so that running it again would end the same way. With tables (a
+    function giving the most pieces of the tables a solve has now), also with tables at
+    least as large: a part left unknown before the 6-piece tables were built is tried
+    again with them."""
     for line in text.splitlines():
         fields = line[len(LIMITS):].split() if line.startswith(LIMITS) else []
         if fields[0::2] == ["time", "nodes", "hash"]:
@@ -65,21 +68,23 @@ def spent(text, seconds, nodes, hash_mib):
             return (all(b is None or (n is not None and b >= n)
                         for b, n in zip(before[:2], now[:2]))
                     and (before[2] == now[2]
-                         or None not in (before[2], now[2]) and before[2] >= now[2]))
+                         or None not in (before[2], now[2]) and before[2] >= now[2])
+                    and (tables is None or tables_of(text) >= tables()))
     return False
 
 
-def earlier_result(workdir, i, limits=None):
+def earlier_result(workdir, i, limits=None, tables=None):
     """The result in part i's .out from a run before, or None. With limits (time, nodes,
     hash), an unknown result counts only when it was reached with limits at least those
-    (`spent`): a run with larger limits solves it again."""
+    and with tables at least as large (`spent`, tables as there): a run with larger limits
+    or tables solves it again."""
     try:
         with open(os.path.join(workdir, f"part-{i}.out")) as f:
             text = f.read()
     except FileNotFoundError:
         return None
     result = result_of(text)
-    if result and result["value"] == "unknown" and limits and not spent(text, *limits):
+    if result and result["value"] == "unknown" and limits and not spent(text, *limits, tables):
         return None
     return result
 
