@@ -26,7 +26,7 @@ import sys
 import tarfile
 import threading
 
-from commands import result_of
+from commands import result_of, tables_of
 
 FRONTIER_FILES = ("frontier.txt", "rules.txt")
 PART_OUT = re.compile(r"part-\d+\.out")
@@ -136,7 +136,7 @@ def restore(archive, workdir):
 
 def show(archive):
     """Per level (the split depth), the splits and the parts left unknown the archive
-    holds, and the limits they reached."""
+    holds, and the limits and tables they reached."""
     items = members(archive)
     lines = []
     with tarfile.open(archive, "r:gz") as tar:
@@ -150,6 +150,9 @@ def show(archive):
                 level["unknown"] += 1
                 text = io.TextIOWrapper(tar.extractfile(m)).read()
                 first = text.splitlines()[0] if text else ""
+                pieces = tables_of(text)
+                if pieces:
+                    first += f", tables of up to {pieces} pieces"
                 level["limits"][first] = level["limits"].get(first, 0) + 1
         for depth in sorted(by_depth):
             level = by_depth[depth]

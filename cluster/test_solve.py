@@ -572,6 +572,13 @@ exec '{kharbaga}' "$@"
               grown.returncode in (0, 3) and top is not None and top[1] >= 1 and top[2] == 0
               and "a run before reached these limits" not in grown.stdout
               and any("tables of up to 3 pieces" in o for o in outs), show(grown))
+        grown_archive = os.path.join(tmp, "tables-grown.tar.gz")
+        archive_cmd("save", grown_dir, grown_archive)
+        grown_shown = archive_cmd("show", grown_archive)
+        check("archive.py show names the tables the parts left unknown had",
+              grown_shown.returncode == 0
+              and re.search(r"\d+ with limits: time - nodes 50000 hash 64, tables of up to 3 "
+                            r"pieces", grown_shown.stdout), show(grown_shown))
         out3 = next((o for o in outs if commands.tables_of(o) == 3), "")
         check("spent: an unknown part's .out counts with tables no larger than its own",
               workdir.spent(out3, None, 50000, 64, lambda: 3)
