@@ -12,8 +12,8 @@ unknown, which records the limits and tables it reached: a run on the restored d
 with those limits and tables does not solve it again, and with --split-unknown splits it
 at once. A part solved (a win, a loss or a draw) is left out with its proofs, which are
 large: the run on the restored directory solves it again, since the root's proof is made
-of the parts' proofs. So the archive is small (a few kilobytes a hundred parts), and the hours a part
-spent before it was left unknown are not spent again.
+of the parts' proofs. So the archive is small (a few kilobytes a hundred parts), and the
+hours a part spent before it was left unknown are not spent again.
 
 `restore` unpacks it into WORKDIR (created if missing) and refuses to overwrite a file
 there. `show` counts what an archive holds, by level. Exit status 2 for bad input."""
