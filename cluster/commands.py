@@ -72,11 +72,12 @@ def result_of(text):
     return None
 
 
-TABLES = re.compile(r"^solving \S+ .*, tables of up to (\d+) pieces$", re.M)
+TABLES = re.compile(r"^solving \S+ .*, tables of up to (\d+) pieces(?: and .*)?$", re.M)
 
 
 def tables_of(text):
-    """The most pieces of the tables a solve's output (text) says it had: 0 for none."""
+    """The most pieces of the complete tables a solve's output (text) says it had: 0 for
+    none; `up to 5 pieces and 40 slices of 6` (a set being built) counts as 5."""
     m = TABLES.search(text)
     return int(m.group(1)) if m else 0
 

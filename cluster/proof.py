@@ -39,10 +39,10 @@ def combine(kharbaga, rules, tables, root, workdir, count):
 
 
 def tables_of(text):
-    """The directory of the `tables: DIR (up to N pieces)` line of a combine's output (the
+    """The directory of the `tables: DIR (up to N pieces...)` line of a combine's output (the
     tables it used, the binary's default ones when --tables was not given), or None."""
     for line in text.splitlines():
-        m = re.match(r"^tables: (.*) \(up to \d+ pieces\)$", line)
+        m = re.match(r"^tables: (.*) \((?:up to \d+ pieces|\d+ slices? of \d).*\)$", line)
         if m:
             return m.group(1)
     return None

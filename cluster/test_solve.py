@@ -27,6 +27,7 @@ error.
 
 import os
 import re
+import shutil
 import socket
 import stat
 import subprocess
@@ -585,6 +586,22 @@ exec '{kharbaga}' "$@"
               and workdir.spent(out3, None, 50000, 64, lambda: 2)
               and not workdir.spent(out3, None, 50000, 64, lambda: 4)
               and not workdir.spent(out3, None, 60000, 64, lambda: 3), out3[:300])
+
+        # A set still being built counts as its complete part: with one of the 12 slices of
+        # 3 pieces missing, the binary says so and the driver reads 2.
+        partial = os.path.join(tmp, "tables-partial")
+        shutil.copytree(default, partial)
+        os.remove(os.path.join(partial, "2m0k-1m0k.kbt"))
+        one = subprocess.run(commands.solve_command(kharbaga, "standard", partial, POSITION)
+                             + ["--nodes", "1", "--hash", "1"],
+                             capture_output=True, text=True, env=ENV)
+        check("a partial set: the solve names its complete pieces and the slices beyond",
+              one.returncode in (0, 3)
+              and ", tables of up to 2 pieces and 11 slices of 3" in one.stdout
+              and commands.tables_of(one.stdout) == 2
+              and commands.tables_now(kharbaga, "standard", partial, POSITION) == 2
+              and commands.tables_now(kharbaga, "standard", default, POSITION) == 3,
+              show(one))
 
         # Parts start in the frontier's order, even when a worker is busy with a slow one
         # (here the first part sleeps 4 s before it solves): a free worker takes the next.

@@ -123,6 +123,7 @@ pub struct Tablebase {
     dir: PathBuf,
     slots: HashMap<SliceId, Slot>,
     max_pieces: u32,
+    complete_pieces: u32,
 }
 
 impl Tablebase {
@@ -146,11 +147,13 @@ impl Tablebase {
             }
         }
         let max_pieces = slots.keys().map(|s| s.pieces()).max().unwrap_or(0);
+        let complete_pieces = complete_pieces(&slots, max_pieces);
         Ok(Tablebase {
             rules,
             dir: dir.to_path_buf(),
             slots,
             max_pieces,
+            complete_pieces,
         })
     }
 
@@ -174,6 +177,42 @@ impl Tablebase {
     /// The most pieces of any slice with a file (0 when there is none).
     pub fn max_pieces(&self) -> u32 {
         self.max_pieces
+    }
+
+    /// The most pieces `n` such that every slice of `n` pieces or fewer has a file (0 when
+    /// not even every slice of 2 pieces has one). A set whose largest slices are still being
+    /// built has fewer than [`max_pieces`](Self::max_pieces).
+    pub fn complete_pieces(&self) -> u32 {
+        self.complete_pieces
+    }
+
+    /// What the tables hold, for messages: `up to 5 pieces`; for a set with some of its
+    /// largest slices missing, `up to 5 pieces and 40 slices of 6`; with not even every
+    /// 2-piece slice, `3 slices of 2`.
+    pub fn extent(&self) -> String {
+        let complete = self.complete_pieces;
+        let beyond: Vec<u32> = self
+            .slots
+            .keys()
+            .map(|s| s.pieces())
+            .filter(|&n| n > complete)
+            .collect();
+        let Some(&least) = beyond.iter().min() else {
+            return format!("up to {complete} pieces");
+        };
+        let of = if least < self.max_pieces {
+            format!("{least} to {}", self.max_pieces)
+        } else {
+            least.to_string()
+        };
+        let slices = match beyond.len() {
+            1 => format!("1 slice of {of}"),
+            n => format!("{n} slices of {of}"),
+        };
+        match complete {
+            0 => slices,
+            _ => format!("up to {complete} pieces and {slices}"),
+        }
     }
 
     /// Whether the position's slice has a file (it may still fail to open).
@@ -265,5 +304,97 @@ impl Tablebase {
         }
         out.sort_by(|a, b| b.1.preference().cmp(&a.1.preference()).then(a.0.cmp(&b.0)));
         Ok(out)
+    }
+}
+
+/// The most pieces `n` with a file for every slice of `n` pieces or fewer (the pairs of
+/// [`SliceId::plan`] and their flips), at most `max_pieces`; 0 when some 2-piece slice has
+/// none.
+fn complete_pieces<T>(slots: &HashMap<SliceId, T>, max_pieces: u32) -> u32 {
+    let held = |n: u32| {
+        SliceId::plan(n)
+            .into_iter()
+            .filter(|s| s.pieces() == n)
+            .all(|s| slots.contains_key(&s) && slots.contains_key(&s.flip()))
+    };
+    (2..=max_pieces)
+        .take_while(|&n| held(n))
+        .last()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slots of every slice of up to `n` pieces.
+    fn full(n: u32) -> HashMap<SliceId, ()> {
+        SliceId::plan(n)
+            .into_iter()
+            .flat_map(|s| [(s, ()), (s.flip(), ())])
+            .collect()
+    }
+
+    fn slice(name: &str) -> SliceId {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn a_full_set_is_complete_to_its_largest_slice() {
+        assert_eq!(complete_pieces(&full(3), 3), 3);
+        assert_eq!(complete_pieces(&full(2), 2), 2);
+        assert_eq!(complete_pieces(&HashMap::<SliceId, ()>::new(), 0), 0);
+    }
+
+    #[test]
+    fn a_missing_slice_or_flip_stops_the_complete_count_below_it() {
+        // 3 pieces: 2 men to move against 1 is built with its flip (1 man against 2).
+        let mut slots = full(3);
+        slots.remove(&slice("1m0k-2m0k"));
+        assert_eq!(complete_pieces(&slots, 3), 2);
+        // A 4-piece slice on top of the incomplete 3-piece set does not count.
+        slots.insert(slice("2m0k-2m0k"), ());
+        assert_eq!(complete_pieces(&slots, 4), 2);
+        // A 2-piece slice missing: nothing is complete.
+        let mut slots = full(3);
+        slots.remove(&slice("0m1k-0m1k"));
+        assert_eq!(complete_pieces(&slots, 3), 0);
+    }
+
+    /// A tablebase whose files are `slots` (never opened).
+    fn tablebase(slots: HashMap<SliceId, ()>) -> Tablebase {
+        let max_pieces = slots.keys().map(|s| s.pieces()).max().unwrap_or(0);
+        Tablebase {
+            rules: Rules::standard(),
+            dir: PathBuf::new(),
+            complete_pieces: complete_pieces(&slots, max_pieces),
+            slots: slots
+                .into_keys()
+                .map(|s| {
+                    let path = PathBuf::from(format!("{s}.{EXTENSION}"));
+                    let table = OnceLock::new();
+                    (s, Slot { path, table })
+                })
+                .collect(),
+            max_pieces,
+        }
+    }
+
+    #[test]
+    fn the_extent_names_the_complete_pieces_and_the_slices_beyond() {
+        assert_eq!(tablebase(full(3)).extent(), "up to 3 pieces");
+        let mut slots = full(2);
+        slots.insert(slice("2m0k-1m0k"), ());
+        assert_eq!(
+            tablebase(slots.clone()).extent(),
+            "up to 2 pieces and 1 slice of 3"
+        );
+        slots.insert(slice("2m0k-2m0k"), ());
+        slots.insert(slice("1m1k-2m0k"), ());
+        let tb = tablebase(slots);
+        assert_eq!((tb.max_pieces(), tb.complete_pieces()), (4, 2));
+        assert_eq!(tb.extent(), "up to 2 pieces and 3 slices of 3 to 4");
+        let one = [(slice("0m1k-1m0k"), ())].into_iter().collect();
+        assert_eq!(tablebase(one).extent(), "1 slice of 2");
     }
 }

@@ -119,7 +119,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         pos.to_fen(),
         color_name(pos.turn()),
         match &tables {
-            Some(tb) => format!(", tables of up to {} pieces", tb.max_pieces()),
+            Some(tb) => format!(", tables of {}", tb.extent()),
             None => String::new(),
         }
     )?;

@@ -177,12 +177,7 @@ pub fn combine(
     if let Some(tb) = tables {
         // The driver passes this directory to `verify-proof`, which uses no tables unless
         // told: the combined proof's table leaves come from here.
-        writeln!(
-            out,
-            "tables: {} (up to {} pieces)",
-            tb.dir().display(),
-            tb.max_pieces()
-        )?;
+        writeln!(out, "tables: {} ({})", tb.dir().display(), tb.extent())?;
     }
     let range = tree.value(&root, &parts.results);
     let mover = color_name(root.turn());
