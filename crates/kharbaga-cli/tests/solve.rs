@@ -225,14 +225,14 @@ fn a_hash_file_carries_the_table_to_the_next_solve_and_a_wrong_one_is_refused() 
     assert!(first.status.success(), "{}", stderr(&first));
     assert!(stdout(&first).contains("(new)"), "{}", stdout(&first));
     let saved = std::fs::read(&file).unwrap();
-    assert_eq!((saved.len() - 32) % 24, 0, "a header and whole entries");
-    assert!(saved.len() > 32 && saved.len() <= 32 + (1 << 20) / 64 * 3 / 8 * 24);
+    assert_eq!((saved.len() - 40) % 24, 0, "a header and whole entries");
+    assert!(saved.len() > 40 && saved.len() <= 40 + (1 << 20) / 64 * 3 / 8 * 24);
 
     // The second solve finds the root's value in the table it starts from.
     let second = solve(&["--hash", "1"]);
     assert!(second.status.success(), "{}", stderr(&second));
     let text = stdout(&second);
-    let entries = (saved.len() - 32) / 24;
+    let entries = (saved.len() - 40) / 24;
     assert!(
         text.contains(&format!("(an earlier solve's, {entries} entries)")),
         "{text}"
@@ -261,4 +261,58 @@ fn a_hash_file_carries_the_table_to_the_next_solve_and_a_wrong_one_is_refused() 
     let out = solve(&["--hash", "1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("damaged"), "{}", stderr(&out));
+}
+
+/// From an engine game: White to move wins, in about 100,000 nodes without tables.
+const LONGER_WIN: &str = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9";
+
+#[test]
+fn a_solve_stopped_at_a_limit_goes_on_from_its_resume_file() {
+    let dir = temp_dir("resume");
+    let file = dir.join("part.khtt");
+    let path = file.to_str().unwrap();
+    let solve = |position: &str, extra: &[&str]| {
+        let mut args = vec!["solve", "--position", position, "--resume", path];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let whole = stdout(&run(&["solve", "--position", LONGER_WIN]));
+    let half = (nodes(&whole) / 2).to_string();
+    let first = solve(LONGER_WIN, &["--nodes", &half]);
+    assert!(
+        first.contains(&format!("resume file: {path} (new)")),
+        "{first}"
+    );
+    assert!(
+        first.ends_with(&format!("result: {LONGER_WIN} unknown\n")),
+        "{first}"
+    );
+
+    // Run again without the limit: it starts from the first run's numbers, open entries
+    // included, and needs less than a whole solve.
+    let second = solve(LONGER_WIN, &[]);
+    assert!(
+        second.contains("this position's earlier solve goes on: "),
+        "{second}"
+    );
+    assert!(
+        second.contains(&format!("result: {LONGER_WIN} win ")),
+        "{second}"
+    );
+    assert!(
+        nodes(&second) < nodes(&whole),
+        "{} nodes to resume, {} for a whole solve",
+        nodes(&second),
+        nodes(&whole)
+    );
+
+    // Another position reads the file's solved entries only.
+    let other = solve(LOSS, &[]);
+    assert!(other.contains(" solved entries)"), "{other}");
+    assert!(
+        other.ends_with(&format!("result: {LOSS} loss\n")),
+        "{other}"
+    );
 }

@@ -62,6 +62,11 @@ impl Entry {
     pub fn disproof_at(&self, q: u32) -> bool {
         self.dn == 0 && q >= u32::from(self.aux)
     }
+
+    /// Whether the entry is proven or disproven (else its numbers are a search's estimate).
+    pub fn solved(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
 }
 
 /// Entries in a bucket.
@@ -257,14 +262,18 @@ impl Tt {
         self.carried
     }
 
-    /// The solved entries (proven or disproven), bucket by bucket.
-    pub fn solved_entries(&self) -> impl Iterator<Item = Entry> + '_ {
+    /// Every entry, bucket by bucket.
+    pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
         self.live().iter().flat_map(|bucket| {
             (0..BUCKET)
                 .filter(|&i| bucket.keys[i] != 0)
                 .map(|i| unpack(bucket.keys[i], &bucket.numbers[i]))
-                .filter(|e| e.pn == 0 || e.dn == 0)
         })
+    }
+
+    /// The solved entries (proven or disproven), bucket by bucket.
+    pub fn solved_entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.entries().filter(Entry::solved)
     }
 
     /// The number of entries the table holds now (it grows up to [`Tt::most_entries`]).

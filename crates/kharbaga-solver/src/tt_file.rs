@@ -1,15 +1,23 @@
 //! A transposition table saved to a file and read back, so that a solve starts with what
 //! earlier solves found (`kharbaga solve --hash-file`, used by the frontier driver to keep
-//! each worker's table from one part to the next).
+//! each worker's table from one part to the next), or goes on where a solve of the same
+//! position stopped (`kharbaga solve --resume`, used by the driver between a part's passes).
 //!
-//! Only the solved entries are saved: they hold for their position and prover whatever the
-//! path (disproofs that rest on a repetition are stored only by the fast searches, whose
-//! wins and losses never rest on them, and a draw's strategies are checked before they are
-//! kept; see [`crate::solve`]), and the no-progress counts an entry holds for are in the
-//! entry. The open entries' numbers were worked out for the search that made them and
-//! mislead another: on four 21-piece parts solved after a related one, the tables carried
-//! whole cut the nodes by a fifth in all (one part took 2.6 times its nodes), the solved
-//! entries alone by 2.7 times (each part by 1.4 to 3.2 times).
+//! A file for other solves keeps only the solved entries ([`Keep::Solved`]): they hold for
+//! their position and prover whatever the path (disproofs that rest on a repetition are
+//! stored only by the fast searches, whose wins and losses never rest on them, and a draw's
+//! strategies are checked before they are kept; see [`crate::solve`]), and the no-progress
+//! counts an entry holds for are in the entry. The open entries' numbers were worked out for
+//! the search that made them and mislead another: on four 21-piece parts solved after a
+//! related one, the tables carried whole cut the nodes by a fifth in all (one part took 2.6
+//! times its nodes), the solved entries alone by 2.7 times (each part by 1.4 to 3.2 times).
+//!
+//! For the same position the open entries are what lets the search go on ([`Keep::All`]):
+//! on two 17-piece positions stopped halfway (at half the nodes a whole solve takes) and
+//! solved again from the file, the two halves took 0.94 and 0.95 times the nodes of the
+//! whole solve with the open entries kept, 1.12 and 1.74 times with the solved ones only.
+//! The file names the root it was saved for, and a solve of another position reads only
+//! its solved entries.
 //!
 //! At most an eighth of the table's entries are saved, those with the most work (nodes
 //! searched below them): a table that has carried entries from part to part fills with
@@ -23,6 +31,7 @@
 //! |---|---|
 //! | 8 | `KHTT` and the format version (u32) |
 //! | 8 | the fingerprint of the rules and of the position hashing |
+//! | 8 | the hash of the root position of the solve that saved it |
 //! | 8 | the number of entries |
 //! | 24 an entry | key (u64), proof and disproof numbers, work (u32 each), `dist` and `aux` (u16 each) |
 //! | 8 | the checksum of the entries |
@@ -43,10 +52,10 @@ use crate::tt::{Entry, Tt};
 const MAGIC: &[u8; 4] = b"KHTT";
 
 /// The format version.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// The header's length in bytes.
-const HEADER: usize = 24;
+const HEADER: usize = 32;
 
 /// The checksum's length in bytes, after the entries.
 const TRAILER: usize = 8;
@@ -157,11 +166,26 @@ fn fold(h: u64, r: &[u8; RECORD]) -> u64 {
     )
 }
 
+/// Which entries a file keeps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The solved entries: for the solves of other positions.
+    Solved,
+    /// The open entries as well: for a solve of the same position to go on from.
+    All,
+}
+
+impl Keep {
+    fn keeps(self, e: &Entry) -> bool {
+        self == Keep::All || e.solved()
+    }
+}
+
 /// The least work of the entries saved from `tt` (the smallest power of two that leaves
 /// at most one entry in [`SAVED_SHARE`] of the table) and how many entries that saves.
-fn least_work(tt: &Tt) -> (u32, u64) {
+fn least_work(tt: &Tt, keep: Keep) -> (u32, u64) {
     let mut at_least = [0u64; 33];
-    for e in tt.solved_entries() {
+    for e in tt.entries().filter(|e| keep.keeps(e)) {
         at_least[(32 - e.work.leading_zeros()) as usize] += 1;
     }
     let cap = (tt.most_entries() / SAVED_SHARE) as u64;
@@ -175,19 +199,26 @@ fn least_work(tt: &Tt) -> (u32, u64) {
     (0, kept)
 }
 
-/// Writes the solved entries of `tt` with the most work (at most one in [`SAVED_SHARE`] of
-/// the table's entries), made under `rules`, to `out`. (Two passes over the table: one to
-/// choose the entries, one to write them.)
-pub fn write(tt: &Tt, rules: &Rules, out: &mut impl Write) -> io::Result<()> {
-    let (least, count) = least_work(tt);
+/// Writes the entries of `tt` that `keep` names with the most work (at most one in
+/// [`SAVED_SHARE`] of the table's entries), made under `rules` by a solve of `root`, to
+/// `out`. (Two passes over the table: one to choose the entries, one to write them.)
+pub fn write(
+    tt: &Tt,
+    rules: &Rules,
+    root: &Position,
+    keep: Keep,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let (least, count) = least_work(tt, keep);
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_ne_bytes());
     header.extend_from_slice(&fingerprint(rules).to_ne_bytes());
+    header.extend_from_slice(&root.hash().to_ne_bytes());
     header.extend_from_slice(&count.to_ne_bytes());
     out.write_all(&header)?;
     let mut sum = 0;
-    for e in tt.solved_entries().filter(|e| e.work >= least) {
+    for e in tt.entries().filter(|e| keep.keeps(e) && e.work >= least) {
         let r = record(&e);
         sum = fold(sum, &r);
         out.write_all(&r)?;
@@ -195,18 +226,37 @@ pub fn write(tt: &Tt, rules: &Rules, out: &mut impl Write) -> io::Result<()> {
     out.write_all(&sum.to_ne_bytes())
 }
 
+/// What a file put in a table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    /// The entries read into the table.
+    pub entries: u64,
+    /// Of those, the open ones: none unless the file was saved by a solve of this root.
+    pub open: u64,
+}
+
 /// Reads a table written by [`write`] under `rules` into `tt`, its entries marked as
-/// carried over ([`Tt::put_carried`]: the first replaced); the number of entries read.
-/// On an error `tt` is left empty.
-pub fn read(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<u64, TtFileError> {
-    let result = read_into(tt, rules, input);
+/// carried over ([`Tt::put_carried`]: the first replaced); the open entries only if the
+/// file was saved by a solve of `root`. On an error `tt` is left empty.
+pub fn read(
+    tt: &mut Tt,
+    rules: &Rules,
+    root: &Position,
+    input: &mut impl Read,
+) -> Result<Loaded, TtFileError> {
+    let result = read_into(tt, rules, root, input);
     if result.is_err() {
         tt.clear();
     }
     result
 }
 
-fn read_into(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<u64, TtFileError> {
+fn read_into(
+    tt: &mut Tt,
+    rules: &Rules,
+    root: &Position,
+    input: &mut impl Read,
+) -> Result<Loaded, TtFileError> {
     let mut header = [0u8; HEADER];
     input.read_exact(&mut header).map_err(|e| match e.kind() {
         io::ErrorKind::UnexpectedEof => TtFileError::NotATable,
@@ -219,25 +269,38 @@ fn read_into(tt: &mut Tt, rules: &Rules, input: &mut impl Read) -> Result<u64, T
     if word(8) != fingerprint(rules) {
         return Err(TtFileError::Fingerprint);
     }
-    let count = word(16);
+    let keep = if word(16) == root.hash() {
+        Keep::All
+    } else {
+        Keep::Solved
+    };
+    let count = word(24);
     let mut sum: u64 = 0;
     let mut r = [0u8; RECORD];
+    let mut loaded = Loaded {
+        entries: 0,
+        open: 0,
+    };
     for _ in 0..count {
         input.read_exact(&mut r)?;
         sum = fold(sum, &r);
         let e = entry(&r);
-        if e.key & 1 == 0 || (e.pn != 0 && e.dn != 0) {
-            // Not a key, or not solved: never written so.
+        if e.key & 1 == 0 {
+            // Not a key: never written so.
             return Err(TtFileError::Checksum);
         }
-        tt.put_carried(e);
+        if keep.keeps(&e) {
+            tt.put_carried(e);
+            loaded.entries += 1;
+            loaded.open += u64::from(!e.solved());
+        }
     }
     let mut trailer = [0u8; TRAILER];
     input.read_exact(&mut trailer)?;
     if sum != u64::from_ne_bytes(trailer) || input.read(&mut [0u8])? != 0 {
         return Err(TtFileError::Checksum);
     }
-    Ok(count)
+    Ok(loaded)
 }
 
 #[cfg(test)]
@@ -268,10 +331,23 @@ mod tests {
         tt
     }
 
+    /// The root the tests' files are saved for.
+    fn root() -> Position {
+        Position::start()
+    }
+
     fn saved(tt: &Tt, rules: &Rules) -> Vec<u8> {
+        saved_keeping(tt, rules, Keep::Solved)
+    }
+
+    fn saved_keeping(tt: &Tt, rules: &Rules, keep: Keep) -> Vec<u8> {
         let mut file = Vec::new();
-        write(tt, rules, &mut file).unwrap();
+        write(tt, rules, &root(), keep, &mut file).unwrap();
         file
+    }
+
+    fn loaded(entries: u64, open: u64) -> Loaded {
+        Loaded { entries, open }
     }
 
     #[test]
@@ -282,7 +358,8 @@ mod tests {
         assert_eq!(file.len(), HEADER + 2000 * RECORD + TRAILER);
         // Read into a table of another size.
         let mut back = Tt::new(2);
-        assert_eq!(read(&mut back, &rules, &mut file.as_slice()).unwrap(), 2000);
+        let got = read(&mut back, &rules, &root(), &mut file.as_slice()).unwrap();
+        assert_eq!(got, loaded(2000, 0));
         assert!(back.has_carried());
         for k in 0..3000 {
             let (then, now) = (tt.get(key_of(k)), back.get(key_of(k)));
@@ -292,6 +369,29 @@ mod tests {
             }
         }
         assert_eq!(back.get(key_of(3)).map(|e| (e.pn, e.dist)), Some((0, 4)));
+    }
+
+    #[test]
+    fn open_entries_are_kept_on_request_and_read_back_for_the_same_root_only() {
+        let rules = Rules::default();
+        let tt = filled();
+        let file = saved_keeping(&tt, &rules, Keep::All);
+        assert_eq!(file.len(), HEADER + 3000 * RECORD + TRAILER);
+        let mut same = Tt::new(2);
+        let got = read(&mut same, &rules, &root(), &mut file.as_slice()).unwrap();
+        assert_eq!(got, loaded(3000, 1000));
+        for k in 0..3000 {
+            assert_eq!(same.get(key_of(k)), tt.get(key_of(k)), "key {k}");
+        }
+        // Another root: the solved entries only.
+        let other = Position::from_fen("W:BKa1,c3:Wg7,Ki9").unwrap();
+        let mut elsewhere = Tt::new(2);
+        let got = read(&mut elsewhere, &rules, &other, &mut file.as_slice()).unwrap();
+        assert_eq!(got, loaded(2000, 0));
+        for k in 0..3000 {
+            let want = if k % 3 == 2 { None } else { tt.get(key_of(k)) };
+            assert_eq!(elsewhere.get(key_of(k)), want, "key {k}");
+        }
     }
 
     #[test]
@@ -316,7 +416,7 @@ mod tests {
             }
             k += 1;
         }
-        let (least, count) = least_work(&tt);
+        let (least, count) = least_work(&tt, Keep::Solved);
         let kept = tt.solved_entries().filter(|e| e.work >= least).count();
         assert_eq!(kept as u64, count);
         assert!(kept <= tt.most_entries() / SAVED_SHARE, "{kept} kept");
@@ -328,7 +428,7 @@ mod tests {
         let file = saved(&tt, &Rules::default());
         assert_eq!(file.len(), HEADER + kept * RECORD + TRAILER);
         let mut back = Tt::new(1);
-        read(&mut back, &Rules::default(), &mut file.as_slice()).unwrap();
+        read(&mut back, &Rules::default(), &root(), &mut file.as_slice()).unwrap();
         assert!(back.solved_entries().all(|e| e.work >= least));
         assert_eq!(back.solved_entries().count(), kept);
     }
@@ -345,7 +445,7 @@ mod tests {
                 dn: INF,
                 ..Entry::default()
             });
-            let e = read(&mut tt, rules, &mut &file[..]).unwrap_err();
+            let e = read(&mut tt, rules, &root(), &mut &file[..]).unwrap_err();
             assert_eq!(tt.solved_entries().count(), 0);
             assert!(!tt.has_carried());
             e

@@ -10,7 +10,7 @@ use kharbaga_solver::dfpn::{Limits, Progress};
 use kharbaga_solver::proof_file::{save, side_path};
 use kharbaga_solver::solve::{Solution, Solver, Verdict};
 use kharbaga_solver::tt::Tt;
-use kharbaga_solver::tt_file;
+use kharbaga_solver::tt_file::{self, Keep, Loaded};
 use kharbaga_tablebase::tablebase::Tablebase;
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -61,6 +61,14 @@ pub struct SolveArgs {
     /// solve at a time per file)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["frontier", "combine"])]
     hash_file: Option<PathBuf>,
+
+    /// Go on where a solve of this position stopped: start with the table saved in this
+    /// file (when it exists; its open entries, the search's numbers, only if it was saved
+    /// by a solve of this position), and save the table's entries with the most work there
+    /// at the end, open ones included (at most an eighth of --hash), so that a solve run
+    /// again with a larger limit does not start over (read after --hash-file)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["frontier", "combine"])]
+    resume: Option<PathBuf>,
 
     /// Give up after this many seconds, the writing of the proof included (a value the
     /// searches settled whose proof the limit cut off is reported unknown)
@@ -125,11 +133,22 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     )?;
     let mut tt = Tt::new(args.hash as usize);
     if let Some(path) = &args.hash_file {
-        let from = match load_table(&mut tt, &rules, path)? {
-            Some(n) => format!("an earlier solve's, {n} entries"),
+        let from = match load_table(&mut tt, &rules, &pos, "--hash-file", path)? {
+            Some(got) => format!("an earlier solve's, {} entries", got.entries),
             None => "new".to_string(),
         };
         writeln!(out, "hash file: {} ({from})", path.display())?;
+    }
+    if let Some(path) = &args.resume {
+        let from = match load_table(&mut tt, &rules, &pos, "--resume", path)? {
+            Some(got) if got.open > 0 => format!(
+                "this position's earlier solve goes on: {} entries, {} of them open",
+                got.entries, got.open
+            ),
+            Some(got) => format!("{} solved entries", got.entries),
+            None => "new".to_string(),
+        };
+        writeln!(out, "resume file: {} ({from})", path.display())?;
     }
     let solution = solve(
         &pos,
@@ -144,10 +163,13 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         write_proofs(&mut out, path, &rules, &solution)?;
     }
     writeln!(out, "result: {}", result_line(&pos, &solution.verdict))?;
-    if let Some(path) = &args.hash_file {
-        // The result stands without it: a table that cannot be saved is only a warning.
-        if let Err(e) = save_table(&tt, &rules, path) {
-            eprintln!("warning: the table was not saved: {}: {e}", path.display());
+    let files = [(&args.hash_file, Keep::Solved), (&args.resume, Keep::All)];
+    for (path, keep) in files {
+        if let Some(path) = path {
+            // The result stands without it: a table that cannot be saved is only a warning.
+            if let Err(e) = save_table(&tt, &rules, &pos, keep, path) {
+                eprintln!("warning: the table was not saved: {}: {e}", path.display());
+            }
         }
     }
     Ok(())
@@ -200,27 +222,35 @@ pub fn solve(
     Ok(solution)
 }
 
-/// Reads the table saved in `path` into `tt` when the file exists: the number of entries
-/// read, `None` when there was no file.
-fn load_table(tt: &mut Tt, rules: &Rules, path: &Path) -> Result<Option<u64>, CliError> {
+/// Reads the table saved in `path` (given with `flag`) into `tt` when the file exists (by a
+/// solve of `root`, its open entries too): what it put there, `None` when there was no file.
+fn load_table(
+    tt: &mut Tt,
+    rules: &Rules,
+    root: &Position,
+    flag: &str,
+    path: &Path,
+) -> Result<Option<Loaded>, CliError> {
     let file = match File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(CliError::Input(format!("{}: {e}", path.display()))),
     };
-    let read = tt_file::read(tt, rules, &mut io::BufReader::with_capacity(1 << 20, file))
-        .map_err(|e| CliError::Input(format!("--hash-file {}: {e}", path.display())))?;
+    let mut input = io::BufReader::with_capacity(1 << 20, file);
+    let read = tt_file::read(tt, rules, root, &mut input)
+        .map_err(|e| CliError::Input(format!("{flag} {}: {e}", path.display())))?;
     Ok(Some(read))
 }
 
-/// Saves `tt` to `path`, through a temporary file beside it renamed at the end (a solve
-/// stopped while it writes leaves the file before it whole).
-fn save_table(tt: &Tt, rules: &Rules, path: &Path) -> io::Result<()> {
+/// Saves the entries of `tt` that `keep` names to `path`, for a solve of `root`, through a
+/// temporary file beside it renamed at the end (a solve stopped while it writes leaves the
+/// file before it whole).
+fn save_table(tt: &Tt, rules: &Rules, root: &Position, keep: Keep, path: &Path) -> io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
     let mut out = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
-    tt_file::write(tt, rules, &mut out)?;
+    tt_file::write(tt, rules, root, keep, &mut out)?;
     out.flush()?;
     drop(out);
     std::fs::rename(&tmp, path)
