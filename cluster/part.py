@@ -1,10 +1,13 @@
 """The task of the solve driver (cluster/solve.py) that solves one frontier part: its
 `kharbaga solve` with the part's limits and proof, skipped when a run before solved it,
 stopped once the part is no longer needed (`StillNeeded`), with the worker's table kept
-from one part to the next (`table_name`)."""
+from one part to the next (`table_name`) and a part's own table kept for its next pass
+(`resume_name`)."""
 
+import hashlib
 import os
 import re
+import shutil
 import time
 import uuid
 
@@ -35,13 +38,17 @@ class StillNeeded:
 
 
 def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position,
-               root=None, run_id=None, hash_dir=None, slot=None):
+               root=None, run_id=None, hash_dir=None, slot=None, more_passes=False):
     """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
     unless a run before did (its .out has a result other than unknown, and its proofs).
 
     With hash_dir, the solve starts from the table the last part of its slot (the driver's
     number for one of the parts running at once; else of its worker) left in
     HASH_DIR/table-SLOT-MIB.khtt and saves its own there (`kharbaga solve --hash-file`).
+    And when more_passes (a pass with larger limits follows), a part left unknown keeps
+    its own table, open entries included, in HASH_DIR/part-DIGEST-MIB.khtt, so that its
+    next pass goes on where this one stopped (`kharbaga solve --resume`); the file goes
+    once the part is solved, stopped or run at the last pass.
 
     With root and run_id (the driver's early stop), a part solved now is followed by
     `prune`; a part that is then no longer needed stops, its solve killed when it runs
@@ -50,6 +57,7 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     worker = get_worker()
     table = hash_dir and os.path.join(
         hash_dir, table_name(worker.name if slot is None else slot, hash_mib))
+    own = hash_dir and os.path.join(hash_dir, resume_name(position, hash_mib))
     worker = worker.address
     still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
     done = earlier_result(workdir, i, (seconds, nodes, hash_mib),
@@ -79,18 +87,26 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         cmd += ["--nodes", str(nodes)]
     if table:
         cmd += ["--hash-file", table]
+        os.makedirs(hash_dir, exist_ok=True)
+        if os.path.exists(own) or more_passes and room_for_resume(hash_dir, hash_mib):
+            cmd += ["--resume", own]
     cmd += ["--proof", os.path.join(workdir, f"{tmp}.txt.gz")]
     stop = still_needed and (lambda: not still_needed())
     start = time.monotonic()
-    if table:
-        os.makedirs(hash_dir, exist_ok=True)
     out = run_command(cmd, stop=stop)
-    if (out is not None and out.returncode == 2 and table
-            and f"--hash-file {table}:" in out.stderr):
-        # The worker's table is from another build or damaged: start without it.
-        os.remove(table)
-        out = run_command(cmd, stop=stop)
+    for flag, path in [("--hash-file", table), ("--resume", own)]:
+        if (out is not None and out.returncode == 2 and path
+                and f"{flag} {path}:" in out.stderr):
+            # A table from another build or damaged: start without it.
+            os.remove(path)
+            out = run_command(cmd, stop=stop)
     elapsed = time.monotonic() - start
+    if own and (out is None or not more_passes or out.returncode != 0
+                or (result_of(out.stdout) or {}).get("value") != "unknown"):
+        # Stopped, solved, failed or at the last pass: no pass will go on from it.
+        for name in (own, own + ".tmp"):
+            if os.path.exists(name):
+                os.remove(name)
     if out is None:
         for name in os.listdir(workdir):
             if name.startswith(f"part-{i}-tmp-"):
@@ -121,3 +137,28 @@ def table_name(owner, hash_mib):
     table's size."""
     name = re.sub(r"[^A-Za-z0-9_.-]", "_", str(owner))
     return f"table-{name}-{hash_mib or 'default'}.khtt"
+
+
+def resume_name(position, hash_mib):
+    """The file of a part's own table between its passes (`--hash-dir`): by a digest of
+    its position, so that a run after it, or a split that holds the same position, finds
+    it."""
+    digest = hashlib.sha1(position.encode()).hexdigest()[:16]
+    return f"part-{digest}-{hash_mib or 'default'}.khtt"
+
+
+def room_for_resume(hash_dir, hash_mib):
+    """Whether the disk of hash_dir has room for one more part's table: a file is at most
+    about a seventh of --hash, and twice --hash is left free for the other files."""
+    free = shutil.disk_usage(hash_dir).free
+    return free > 2 * (hash_mib or 256) * 2**20
+
+
+def drop_resume_files(hash_dir, hash_mib, positions):
+    """Removes the parts' own tables (`resume_name`) of positions from hash_dir: a level's,
+    once its passes are over."""
+    for position in positions:
+        path = os.path.join(hash_dir, resume_name(position, hash_mib))
+        for name in (path, path + ".tmp"):
+            if os.path.exists(name):
+                os.remove(name)

@@ -26,7 +26,7 @@ from distributed import Client, LocalCluster
 import archive
 from commands import VALUES
 from frontier import decides, make_frontier, prune
-from part import solve_part
+from part import drop_resume_files, solve_part
 from proof import adopt, combine, verify
 from shared import default_kharbaga, shared_dir_problem
 from slots import Slots
@@ -205,8 +205,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 future = client.submit(
                     task, solve_part, kharbaga, args.rules, args.tables, args.hash,
                     seconds, nodes, workdir, i, x, root, early,
-                    args.hash_dir, slot, key=f"kharbaga-part-{i}-{run_id}-{pass_number}",
-                    pure=False)
+                    args.hash_dir, slot, not last,
+                    key=f"kharbaga-part-{i}-{run_id}-{pass_number}", pure=False)
                 futures.append(future)
 
                 def done(future, slot=slot):
@@ -420,6 +420,10 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             stop_unneeded_splits(everything=True)
             break
     threads.shutdown(wait=True)
+    if args.hash_dir:
+        # The parts' own tables kept for a pass that did not come (the root was decided,
+        # or a part was no longer needed): on the disk of the worker that runs this.
+        light(client, drop_resume_files, args.hash_dir, args.hash, positions).result()
     if failure is not None:
         return failure, None
 
@@ -529,7 +533,8 @@ def main():
                    help="keep each worker's table in a file in DIR (on the worker's own "
                    "disk, --hash MiB a worker) from one part to the next: a part starts "
                    "with what the worker's parts before it found (`kharbaga solve "
-                   "--hash-file`)")
+                   "--hash-file`); and between passes a part left unknown keeps its own "
+                   "table there, so that its next pass goes on from it (`--resume`)")
     p.add_argument("--binary", default=default_kharbaga(), metavar="PATH",
                    help="the kharbaga binary (default: target/release/kharbaga of this "
                    "repository, else kharbaga on PATH)")

@@ -179,12 +179,13 @@ def main():
               carry.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
                                                   carry.stdout, re.M), show(carry))
         kept = sorted(os.listdir(tables_dir))
-        # A file is a 32-byte header and 24-byte entries, at most an eighth of the table's.
+        # A file is a 32-byte header, 24-byte entries (at most an eighth of the table's) and
+        # an 8-byte checksum.
         check("each worker keeps its table in a file of entries",
               kept and all(re.fullmatch(r"table-[01]-1\.khtt", f)
-                           and (os.path.getsize(os.path.join(tables_dir, f)) - 32) % 24 == 0
-                           and 32 < os.path.getsize(os.path.join(tables_dir, f))
-                           <= 32 + (1 << 20) // 64 * 3 // 8 * 24
+                           and (os.path.getsize(os.path.join(tables_dir, f)) - 40) % 24 == 0
+                           and 40 < os.path.getsize(os.path.join(tables_dir, f))
+                           <= 40 + (1 << 20) // 64 * 3 // 8 * 24
                            for f in kept), kept)
         outs = []
         for name in os.listdir(carry_dir):
@@ -366,6 +367,24 @@ def main():
               top is not None and top[1] + top[3] == 2 * top[0] and top[1] > top[0]
               and "a run before reached these limits" not in passes.stdout,
               f"summary {top}\n{show(passes)}")
+        # With --hash-dir a part left unknown at a pass keeps its own table for the next,
+        # which goes on from it; no such file is left once the parts have run their last.
+        resume_dir = os.path.join(tmp, "passes-resume")
+        resume_tables = os.path.join(tmp, "passes-resume-tables")
+        resumed = driver(kharbaga, resume_dir, "--nodes-per-part", "20000,2000000",
+                         "--split-unknown", "3", "--hash-dir", resume_tables, plies=1)
+        outs = [open(os.path.join(resume_dir, f)).read() for f in os.listdir(resume_dir)
+                if re.fullmatch(r"part-\d+\.out", f)]
+        check("a part's second pass goes on from its first pass's table",
+              resumed.returncode == 0 and "proof holds:" in resumed.stdout
+              and any("(this position's earlier solve goes on: " in o for o in outs)
+              and re.search(r"^\d+ parts left unknown at 20000 nodes", resumed.stdout, re.M)
+              and not any("resume file" in o and "(new)" in o and "2000000" in o
+                          for o in outs), show(resumed))
+        check("and no part's table is left after the last pass",
+              sorted(f for f in os.listdir(resume_tables) if not f.startswith("table-"))
+              == [], os.listdir(resume_tables))
+
         # And the split levels run their parts in passes too, split only after the last.
         nested_dir = os.path.join(tmp, "passes-split")
         nested = driver(kharbaga, nested_dir, "--nodes-per-part", "20000,50000",
