@@ -104,9 +104,7 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     if own and (out is None or not more_passes or out.returncode != 0
                 or (result_of(out.stdout) or {}).get("value") != "unknown"):
         # Stopped, solved, failed or at the last pass: no pass will go on from it.
-        for name in (own, own + ".tmp"):
-            if os.path.exists(name):
-                os.remove(name)
+        remove_table(own)
     if out is None:
         for name in os.listdir(workdir):
             if name.startswith(f"part-{i}-tmp-"):
@@ -158,7 +156,11 @@ def drop_resume_files(hash_dir, hash_mib, positions):
     """Removes the parts' own tables (`resume_name`) of positions from hash_dir: a level's,
     once its passes are over."""
     for position in positions:
-        path = os.path.join(hash_dir, resume_name(position, hash_mib))
-        for name in (path, path + ".tmp"):
-            if os.path.exists(name):
-                os.remove(name)
+        remove_table(os.path.join(hash_dir, resume_name(position, hash_mib)))
+
+
+def remove_table(path):
+    """Removes a table file and the temporary file a solve stopped while saving it left."""
+    for name in (path, path + ".tmp"):
+        if os.path.exists(name):
+            os.remove(name)

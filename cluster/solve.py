@@ -420,12 +420,16 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             stop_unneeded_splits(everything=True)
             break
     threads.shutdown(wait=True)
+    if failure is not None:
+        return failure, None  # (a run after it goes on from the parts' own tables)
     if args.hash_dir:
         # The parts' own tables kept for a pass that did not come (the root was decided,
         # or a part was no longer needed): on the disk of the worker that runs this.
-        light(client, drop_resume_files, args.hash_dir, args.hash, positions).result()
-    if failure is not None:
-        return failure, None
+        try:
+            light(client, drop_resume_files, args.hash_dir, args.hash, positions).result()
+        except Exception as e:
+            print(f"warning: the parts' tables were not removed from {args.hash_dir}: {e}",
+                  file=sys.stderr, flush=True)
 
     c = light(client, combine, kharbaga, args.rules, args.tables, root, workdir, n)
     try:
