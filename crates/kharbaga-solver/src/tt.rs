@@ -271,11 +271,6 @@ impl Tt {
         })
     }
 
-    /// The solved entries (proven or disproven), bucket by bucket.
-    pub fn solved_entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        self.entries().filter(Entry::solved)
-    }
-
     /// The number of entries the table holds now (it grows up to [`Tt::most_entries`]).
     pub fn capacity(&self) -> usize {
         self.live().len() * BUCKET

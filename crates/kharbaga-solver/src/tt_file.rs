@@ -417,11 +417,18 @@ mod tests {
             k += 1;
         }
         let (least, count) = least_work(&tt, Keep::Solved);
-        let kept = tt.solved_entries().filter(|e| e.work >= least).count();
+        let kept = tt
+            .entries()
+            .filter(Entry::solved)
+            .filter(|e| e.work >= least)
+            .count();
         assert_eq!(kept as u64, count);
         assert!(kept <= tt.most_entries() / SAVED_SHARE, "{kept} kept");
         assert!(
-            tt.solved_entries().filter(|e| e.work >= least / 2).count()
+            tt.entries()
+                .filter(Entry::solved)
+                .filter(|e| e.work >= least / 2)
+                .count()
                 > tt.most_entries() / SAVED_SHARE,
             "the next power of two down would keep too many"
         );
@@ -429,8 +436,11 @@ mod tests {
         assert_eq!(file.len(), HEADER + kept * RECORD + TRAILER);
         let mut back = Tt::new(1);
         read(&mut back, &Rules::default(), &root(), &mut file.as_slice()).unwrap();
-        assert!(back.solved_entries().all(|e| e.work >= least));
-        assert_eq!(back.solved_entries().count(), kept);
+        assert!(back
+            .entries()
+            .filter(Entry::solved)
+            .all(|e| e.work >= least));
+        assert_eq!(back.entries().filter(Entry::solved).count(), kept);
     }
 
     #[test]
@@ -446,7 +456,7 @@ mod tests {
                 ..Entry::default()
             });
             let e = read(&mut tt, rules, &root(), &mut &file[..]).unwrap_err();
-            assert_eq!(tt.solved_entries().count(), 0);
+            assert_eq!(tt.entries().filter(Entry::solved).count(), 0);
             assert!(!tt.has_carried());
             e
         };
