@@ -4,6 +4,7 @@ its root: the task that lists the frontier into the work directory, and the
 parts that can still change it (`prune`, the early stop) and whether one part alone can
 decide it (`decides`)."""
 
+import math
 import os
 import re
 import uuid
@@ -102,18 +103,23 @@ def prune(kharbaga, rules, tables, root, workdir, run_id):
     """Works out from the parts' results so far (`kharbaga solve --combine` on frontier.txt
     and the part-*.out files, no proof) which unsolved parts can still change the root, and
     writes them to the needed file (only ever fewer: a part once not needed stays so).
-    Returns the root's value (None while unknown) and the set of parts still needed."""
+    Returns the root's value (None while unknown) and the parts still needed: a dict from
+    each one's position to the fewest parts that would decide the root through it (the
+    combine's count, proof-number search's; infinity when none would)."""
     result, output = combine_results(kharbaga, rules, tables, root, workdir)
     value = result["value"] if result and result["value"] != "unknown" else None
-    needed = set()
+    needed = {}
     if value is None:
-        needed = {line.split()[1] for line in output.splitlines()
-                  if line.startswith("needed: ")}
+        for line in output.splitlines():
+            if line.startswith("needed: "):
+                fields = line.split()
+                fewest = fields[2] if len(fields) > 2 else "-"
+                needed[fields[1]] = int(fewest) if fewest.isdigit() else math.inf
     path = needed_path(workdir, run_id)
     before = read_needed(path)
     if before is not None:
-        needed &= before
-    if before is None or needed != before:
+        needed = {x: fewest for x, fewest in needed.items() if x in before}
+    if before is None or set(needed) != before:
         write_atomically(path, "".join(f"{p}\n" for p in sorted(needed))
                          or NONE_NEEDED)
     return value, needed

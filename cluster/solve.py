@@ -11,6 +11,7 @@ cluster/README.md.
 """
 
 import argparse
+import math
 import os
 import queue
 import sys
@@ -105,8 +106,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                cancelled=lambda: False):
     """Solves position (after moves) in workdir: its frontier, its parts, each part that a
     limit left unknown split again in its own directory (to --split-unknown levels), and
-    the combine, verified at the top (`path` empty: else the part indices that lead here
-    from the top). Its parts run in `slots`, shared by every level. Returns the exit status
+    the combine, verified at the top (`path` empty: else the places, see `place`, of the
+    parts that lead here from the top: its parts' slots are asked for with it). Its parts run in `slots`, shared by every level. Returns the exit status
     and the combine's result (None when a command failed).
 
     `cancelled()` turns true when the level above no longer needs this split (its root was
@@ -138,8 +139,9 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
     early = None if args.every_part else run_id
 
     def still_needed():
-        """The root's value (None while unknown) and the set of parts that can change it
-        (None with --every-part: all of them)."""
+        """The root's value (None while unknown) and the parts that can change it, each
+        with the fewest parts that would decide the root through it (`prune`; None with
+        --every-part: all of them)."""
         if not early:
             return None, None
         if not cancelled():
@@ -150,7 +152,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             if not cancelled():
                 return result
         stop_every_part(workdir)
-        return None, set()
+        return None, {}
 
     value, needed = None, None
     if early:
@@ -165,11 +167,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             say(f"{len(needed)} of the {n} parts can change the root's value")
     # A part already split (in a run before) is not solved whole again: it is split.
     split = f["split"] if depth < args.split_unknown else set()
-    # The parts in frontier order (the likeliest to decide the root first), each when a
-    # slot is free for it (see Slots: a split's parts go before the level's own, which fill
-    # the workers the split leaves idle). A part that never ran and cannot change the
-    # root's value now is not submitted at all (none is once the parts solved before decide
-    # it); a part checks again when it starts.
+    # The parts each when a slot is free for it, in the order of `place` (see Slots: a
+    # split's parts go before the level's own that come after it, which fill the workers
+    # the split leaves idle). A part that never ran and cannot change the root's value now
+    # is not submitted at all (none is once the parts solved before decide it); a part
+    # checks again when it starts.
     # With several --time-per-part limits the level runs in passes: every part at the
     # first, then the parts left unknown (and still needed) at the next, and so on; only
     # after the last are parts split.
@@ -180,28 +182,49 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             return True  # it reports its earlier result
         return not value and (needed is None or x in needed)
 
+    def place(i, x):
+        """Part i's place in the queue, lowest first: the parts that ran before (they
+        report their results at once), then by the fewest parts that would decide the root
+        through it (proof-number search's choice; `prune`), then in frontier order (the
+        engine's, the likeliest to decide the root first)."""
+        fewest = needed.get(x, math.inf) if needed else 0
+        return (i not in ran_before, fewest, i)
+
     def feed():
-        """Submits the parts in turn, each once a slot is free for it and if it is still
-        worth running then (the `value` and `needed` of the last look: a part that never
-        ran is skipped once it cannot change the root)."""
+        """Submits the parts, each once a slot is free for it and if it is still worth
+        running then, the lowest `place` first (the `value` and `needed` of the last look,
+        taken in as parts end: a part that never ran is skipped once it cannot change the
+        root)."""
         try:
             def skipped(i, x):
                 return i not in ran_before and (value or needed is not None
                                                 and x not in needed)
 
-            for i, x in todo:
-                # Looked at before waiting for a slot (a part not worth running does not
-                # wait) and again after (the wait may be long).
-                if stop_feeding.is_set() or cancelled():
+            def next_part():
+                for i, x in [p for p in waiting if skipped(*p)]:
+                    waiting.remove((i, x))
+                    finished.put(("skipped", i))
+                return min(waiting, key=lambda p: place(*p), default=None)
+
+            waiting = list(todo)
+            while not (stop_feeding.is_set() or cancelled()):
+                # Chosen before waiting for a slot (a part not worth running does not wait)
+                # and again after (the wait may be long, and the parts' places change).
+                part = next_part()
+                if part is None:
                     break
-                if skipped(i, x):
-                    finished.put(("skipped", i))
-                    continue
-                slot = slots.acquire(path + (i,))
-                if stop_feeding.is_set() or cancelled() or skipped(i, x):
+                slot = slots.acquire(path + (place(*part),))
+                if stop_feeding.is_set() or cancelled():
                     slots.release(slot)
-                    finished.put(("skipped", i))
+                    waiting.remove(part)
+                    finished.put(("skipped", part[0]))
                     continue
+                part = next_part()
+                if part is None:
+                    slots.release(slot)
+                    break
+                i, x = part
+                waiting.remove(part)
                 future = client.submit(
                     task, solve_part, kharbaga, args.rules, args.tables, args.hash,
                     seconds, nodes, workdir, i, x, root, early,
@@ -224,8 +247,9 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         sub = os.path.join(workdir, f"part-{i}.split")
         say(f"part-{i} {positions[i]}: unknown at its limit, split in {sub}")
         os.makedirs(sub, exist_ok=True)
-        status, c = solve_tree(client, args, kharbaga, positions[i], "", sub, path + (i,),
-                               slots, workers, lambda: cancelled() or unneeded())
+        status, c = solve_tree(client, args, kharbaga, positions[i], "", sub,
+                               path + (place(i, positions[i]),), slots, workers,
+                               lambda: cancelled() or unneeded())
         if c is None:
             return status, None
         if unneeded() and c["value"] == "unknown":
@@ -321,10 +345,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         say(f"[{reported}/{len(todo)}] part-{i} {r['position']}: {shown} ({what}, "
             f"{r['worker']}); so far {counts(list(values.values()))}")
         may_split = last and depth < args.split_unknown and "unknown" in values.values()
-        if r["value"] != "unknown" and (splitting or may_split):
-            # A split running may no longer be needed (the root decided, or its part no
-            # longer able to change it): stopped now rather than when a split ends. And
-            # a part left unknown is not split for a root this part decided.
+        if r["value"] != "unknown" and (not r["already"] or splitting or may_split):
+            # The parts' places change (see `place`), and a split running may no longer be
+            # needed (the root decided, or its part no longer able to change it): stopped
+            # now rather than when a split ends. And a part left unknown is not split for a
+            # root this part decided.
             value, needed = still_needed()
             stop_unneeded_splits()
         # A part left unknown that alone can decide the root (with the results so far) is

@@ -316,3 +316,49 @@ fn a_solve_stopped_at_a_limit_goes_on_from_its_resume_file() {
         "{other}"
     );
 }
+
+#[test]
+fn a_combine_left_open_gives_each_needed_part_the_fewest_that_decide_the_root_through_it() {
+    use kharbaga::{Position, Rules};
+    let dir = temp_dir("through");
+    let listing = stdout(&run(&[
+        "solve",
+        "--position",
+        LONGER_WIN,
+        "--frontier",
+        "2",
+    ]));
+    let frontier = dir.join("frontier.txt");
+    std::fs::write(&frontier, &listing).unwrap();
+    let out = stdout(&run(&["solve", "--combine", frontier.to_str().unwrap()]));
+    let through: std::collections::HashMap<&str, &str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("needed: "))
+        .map(|l| l.split_once(' ').expect(l))
+        .collect();
+    assert_eq!(through.len(), listing.lines().count() - 1, "{out}");
+
+    // Nothing solved yet: White wins through a move once all its replies are won (the
+    // fewest for a move with a single reply: 1), and loses once every one of its 13 moves
+    // has a reply lost (13), whichever is fewer. No position here is over or repeated.
+    let rules = Rules::standard();
+    let root = Position::from_fen(LONGER_WIN).unwrap();
+    let moves = root.legal_moves(&rules);
+    assert_eq!(moves.len(), 13);
+    let mut expected = std::collections::HashMap::new();
+    let mut single = 0;
+    for mv in &moves {
+        let after = root.play(mv);
+        let replies = after.legal_moves(&rules);
+        single += usize::from(replies.len() == 1);
+        for reply in &replies {
+            let fewest = expected.entry(after.play(reply).to_fen()).or_insert(13);
+            *fewest = replies.len().min(*fewest);
+        }
+    }
+    assert!(single > 0);
+    assert_eq!(expected.len(), through.len());
+    for (leaf, fewest) in &expected {
+        assert_eq!(through[leaf.as_str()], fewest.to_string(), "{leaf}: {out}");
+    }
+}

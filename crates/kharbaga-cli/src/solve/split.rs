@@ -203,16 +203,23 @@ pub fn combine(
                 "unknown: the root is {} or better and {} or worse",
                 range.lo, range.hi
             )?;
-            // The parts still worth solving: a driver stops the others.
+            // The parts still worth solving (a driver stops the others), each with the
+            // fewest parts that would decide the root through it (a driver runs the
+            // lowest first).
             let needed = tree.needed(&root, &parts.results);
+            let through = tree.fewest_through(&root, &parts.results);
             writeln!(
                 out,
-                "still needed: {} of the {} unsolved frontier positions",
+                "still needed: {} of the {} unsolved frontier positions (each with the \
+                 fewest that would decide the root through it, - for none)",
                 needed.len(),
                 frontier.len() - known
             )?;
             for p in frontier.iter().filter(|p| needed.contains(p)) {
-                writeln!(out, "needed: {}", p.to_fen())?;
+                match through.get(p) {
+                    Some(n) => writeln!(out, "needed: {} {n}", p.to_fen())?,
+                    None => writeln!(out, "needed: {} -", p.to_fen())?,
+                }
             }
             Verdict::Unknown
         }
