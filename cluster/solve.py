@@ -214,6 +214,12 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 if part is None:
                     break
                 slot = slots.acquire(path + (place(*part),))
+                # The places after the results of the parts that ended meanwhile.
+                with reports:
+                    while not reports.wait_for(
+                            lambda: not unreported or stop_feeding.is_set(), timeout=1):
+                        if cancelled():
+                            break
                 if stop_feeding.is_set() or cancelled():
                     slots.release(slot)
                     waiting.remove(part)
@@ -233,6 +239,9 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 futures.append(future)
 
                 def done(future, slot=slot):
+                    nonlocal unreported
+                    with reports:
+                        unreported += 1
                     slots.release(slot)
                     finished.put(("part", future))
                 future.add_done_callback(done)
@@ -407,6 +416,10 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         # its turn came, or ("fed", None) once every part worth running is submitted.
         finished = queue.Queue()
         stop_feeding = threading.Event()
+        # The parts ended whose results the loop below has not taken in yet: the feed
+        # waits for them before it chooses the next part.
+        reports = threading.Condition()
+        unreported = 0
         feeder = threading.Thread(target=feed, daemon=True)
         feeder.start()
         fed = False
@@ -432,6 +445,9 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 elif kind == "part":
                     parts_done += 1
                     failure = report_part(x)
+                    with reports:
+                        unreported -= 1
+                        reports.notify_all()
                 else:
                     failure = report_split(x)
                 if failure is not None:
@@ -441,6 +457,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             failure = 1
         if failure is not None:
             stop_feeding.set()
+            with reports:
+                reports.notify_all()
             client.cancel(futures)
             stop_unneeded_splits(everything=True)
             break
