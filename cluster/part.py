@@ -60,11 +60,8 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     own = hash_dir and os.path.join(hash_dir, resume_name(position, hash_mib))
     worker = worker.address
     still_needed = StillNeeded(needed_path(workdir, run_id), position) if run_id else None
-    done = earlier_result(workdir, i, (seconds, nodes, hash_mib),
-                          lambda: tables_now(kharbaga, rules, tables, position))
-    if finished(workdir, i, position, done) or (done and done["value"] == "unknown"
-                                                 and done["position"] == position):
-        # Solved, or left unknown by limits and tables as large as these: the same again.
+    done = earlier(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position)
+    if stands(workdir, i, position, done):
         return dict(done, index=i, seconds=0.0, already=True, stopped=False, worker=worker)
     if still_needed and not still_needed():
         return dict(position=position, value=None, move=None, index=i, seconds=0.0,
@@ -127,6 +124,35 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         prune(kharbaga, rules, tables, root, workdir, run_id)
     return dict(result, index=i, seconds=elapsed, already=False, stopped=False,
                 worker=worker)
+
+
+def earlier(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position):
+    """Part i's result from a run before (`earlier_result`: an unknown one only if reached
+    with these limits and the tables there are now), or None."""
+    return earlier_result(workdir, i, (seconds, nodes, hash_mib),
+                          lambda: tables_now(kharbaga, rules, tables, position))
+
+
+def stands(workdir, i, position, done):
+    """Whether part i's earlier result done stands: solved (with its proofs), or left
+    unknown by limits and tables as large as these (the same again)."""
+    return finished(workdir, i, position, done) or bool(
+        done and done["value"] == "unknown" and done["position"] == position)
+
+
+def standing_results(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, parts):
+    """The task that reads at once the results of parts (index, position pairs) that ran
+    before: those that stand (`stands`), each as `solve_part` reports it, so that a run
+    started again takes them in without a slot each."""
+    worker = get_worker().address
+    out = []
+    for i, position in parts:
+        done = earlier(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i,
+                       position)
+        if stands(workdir, i, position, done):
+            out.append(dict(done, index=i, seconds=0.0, already=True, stopped=False,
+                            worker=worker))
+    return out
 
 
 def table_name(owner, hash_mib):

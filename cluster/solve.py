@@ -27,7 +27,7 @@ from distributed import Client, LocalCluster
 import archive
 from commands import VALUES
 from frontier import decides, make_frontier, prune
-from part import drop_resume_files, solve_part
+from part import drop_resume_files, solve_part, standing_results
 from proof import adopt, combine, verify
 from shared import default_kharbaga, shared_dir_problem
 from slots import Slots
@@ -206,7 +206,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                     finished.put(("skipped", i))
                 return min(waiting, key=lambda p: place(*p), default=None)
 
-            waiting = list(todo)
+            waiting = [(i, x) for i, x in todo if i not in values]  # (not taken in)
             while not (stop_feeding.is_set() or cancelled()):
                 # Chosen before waiting for a slot (a part not worth running does not wait)
                 # and again after (the wait may be long, and the parts' places change).
@@ -322,14 +322,18 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
             start_split(i)
 
     def report_part(future):
-        """Takes a part's result in. Returns None, or the exit status of a failure."""
-        nonlocal reported, stopped, ran, part_seconds, value, needed
+        """Takes a part's task's result in. Returns None, or the exit status of a
+        failure."""
         if future.status != "finished":
             print(f"FAILED: {future.exception()}", file=sys.stderr, flush=True)
             print(f"{len(values) + stopped} of {n} parts done before the failure; run "
                   "again to resume", file=sys.stderr)
             return 1
-        r = future.result()
+        return take_in(future.result())
+
+    def take_in(r):
+        """Takes a part's result in (as `solve_part` gives it). Returns None."""
+        nonlocal reported, stopped, ran, part_seconds, value, needed
         reported += 1
         archive.keep(args.workdir, args.archive)
         if r["stopped"]:
@@ -421,11 +425,19 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         reports = threading.Condition()
         unreported = 0
         feeder = threading.Thread(target=feed, daemon=True)
-        feeder.start()
         fed = False
         rest_split = not last  # parts are split after the last pass only
         parts_done = 0
         try:
+            # The parts whose results from a run before stand are taken in at once, not
+            # each in a slot (where the parts of other levels would take the slots they
+            # leave between them).
+            before = [(i, x) for i, x in todo if i in ran_before]
+            if before:
+                for r in light(client, standing_results, kharbaga, args.rules, args.tables,
+                               args.hash, seconds, nodes, workdir, before).result():
+                    take_in(r)
+            feeder.start()
             while len(futures) > parts_done or splitting or not fed or not rest_split:
                 if fed and len(futures) == parts_done and not rest_split:
                     # Every part of this level has run: the others a limit left unknown
