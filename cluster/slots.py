@@ -19,10 +19,13 @@ class Slots:
         self.free = list(range(count))
         self.waiting = []  # a heap of keys
 
-    def acquire(self, key):
-        """Waits for a slot for the part `key`; returns the slot's number."""
+    def acquire(self, key, queued=None):
+        """Waits for a slot for the part `key`; returns the slot's number. Calls queued(),
+        when given, once the key waits."""
         with self.changed:
             heapq.heappush(self.waiting, key)
+            if queued:
+                queued()
             while not (self.free and self.waiting[0] == key):
                 self.changed.wait()
             heapq.heappop(self.waiting)

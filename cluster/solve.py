@@ -103,7 +103,7 @@ def show_limits(seconds, nodes):
 
 
 def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, workers,
-               cancelled=lambda: False):
+               cancelled=lambda: False, queued=lambda: None):
     """Solves position (after moves) in workdir: its frontier, its parts, each part that a
     limit left unknown split again in its own directory (to --split-unknown levels), and
     the combine, verified at the top (`path` empty: else the places, see `place`, of the
@@ -112,7 +112,8 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
 
     `cancelled()` turns true when the level above no longer needs this split (its root was
     decided meanwhile): from then on no part of it is needed, so none starts, and the
-    combine reports it unknown."""
+    combine reports it unknown. `queued()` is called once its first part waits for a slot,
+    or it has none to run (the level above waits for that before it takes a slot)."""
     depth = len(path)
 
     def say(text):
@@ -206,6 +207,15 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                     finished.put(("skipped", i))
                 return min(waiting, key=lambda p: place(*p), default=None)
 
+            def splits_listing():
+                """Waits until each split started has its first part waiting for a slot;
+                returns whether one had not."""
+                listing = [e for e in list(listed.values()) if not e.is_set()]
+                for e in listing:
+                    while not (e.wait(1) or stop_feeding.is_set() or cancelled()):
+                        pass
+                return bool(listing)
+
             waiting = [(i, x) for i, x in todo if i not in values]  # (not taken in)
             while not (stop_feeding.is_set() or cancelled()):
                 # Chosen before waiting for a slot (a part not worth running does not wait)
@@ -213,13 +223,18 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 part = next_part()
                 if part is None:
                     break
-                slot = slots.acquire(path + (place(*part),))
+                slot = slots.acquire(path + (place(*part),), queued)
                 # The places after the results of the parts that ended meanwhile.
                 with reports:
                     while not reports.wait_for(
                             lambda: not unreported or stop_feeding.is_set(), timeout=1):
                         if cancelled():
                             break
+                if splits_listing():
+                    # A split started meanwhile (a part that alone decides the root): its
+                    # parts come first, so the slot goes back to the smallest key waiting.
+                    slots.release(slot)
+                    continue
                 if stop_feeding.is_set() or cancelled():
                     slots.release(slot)
                     waiting.remove(part)
@@ -246,6 +261,7 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                     finished.put(("part", future))
                 future.add_done_callback(done)
         finally:
+            queued()  # (every part of the level has its slot, or none is left to run)
             finished.put(("fed", None))
 
     def split_part(i, unneeded=lambda: False):
@@ -256,9 +272,12 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
         sub = os.path.join(workdir, f"part-{i}.split")
         say(f"part-{i} {positions[i]}: unknown at its limit, split in {sub}")
         os.makedirs(sub, exist_ok=True)
-        status, c = solve_tree(client, args, kharbaga, positions[i], "", sub,
-                               path + (place(i, positions[i]),), slots, workers,
-                               lambda: cancelled() or unneeded())
+        try:
+            status, c = solve_tree(client, args, kharbaga, positions[i], "", sub,
+                                   path + (place(i, positions[i]),), slots, workers,
+                                   lambda: cancelled() or unneeded(), listed[i].set)
+        finally:
+            listed[i].set()
         if c is None:
             return status, None
         if unneeded() and c["value"] == "unknown":
@@ -272,10 +291,14 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
 
     # The splits running, each in a thread of its own: part -> (thread, its stop event).
     splitting = {}
+    # The splits started: part -> an event set once the split's first part waits for a
+    # slot (or it has none to run).
+    listed = {}
     threads = ThreadPoolExecutor(max_workers=max(1, n))
 
     def start_split(i):
         splits.add(i)
+        listed[i] = threading.Event()
         event = threading.Event()
         thread = threads.submit(split_part, i, event.is_set)
         splitting[i] = (thread, event)
@@ -437,6 +460,10 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 for r in light(client, standing_results, kharbaga, args.rules, args.tables,
                                args.hash, seconds, nodes, workdir, before).result():
                     take_in(r)
+            # A part split in a run before that alone can decide the root is split again
+            # before the last pass's parts start (its parts come first; one of the pass's
+            # may take an hour).
+            split_deciding()
             feeder.start()
             while len(futures) > parts_done or splitting or not fed or not rest_split:
                 if fed and len(futures) == parts_done and not rest_split:
@@ -449,9 +476,6 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
                 kind, x = finished.get()
                 if kind == "fed":
                     fed = True
-                    # Every part of the pass has its slot: a part split in a run before
-                    # need not wait for one of them to end (one may take hours).
-                    split_deciding()
                 elif kind == "skipped":
                     stopped += 1  # not run: the root, or what it needs, changed meanwhile
                 elif kind == "part":

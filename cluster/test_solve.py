@@ -428,11 +428,11 @@ def main():
               and not re.search(r"^\d+ parts left unknown", presplit.stdout, re.M),
               show(presplit))
         # A part split in a run before that alone can decide the root is split as soon as
-        # the last pass has a part's result, like a part left unknown in this run: at 1
-        # ply every part of the win is unknown at 50,000 nodes, and in the last pass the
-        # parts but the first take a second more each and stay unknown (one node). Before,
-        # part 0 waited for the pass to end, and the splits of the parts after it decided
-        # the root first.
+        # the last pass begins: at 1 ply every part of the win is unknown at 50,000 nodes,
+        # and in the last pass the parts but the first take a second more each and stay
+        # unknown (one node). Before session 40, part 0 waited for the pass to end, and the
+        # splits of the parts after it decided the root first; until session 43 it waited
+        # for the pass's first result or for every part of the pass to have a slot.
         top_parts = subprocess.run(
             [kharbaga, "solve", "--position", POSITION, "--frontier", "1"], capture_output=True,
             text=True, env=ENV).stdout.splitlines()[1:]
@@ -456,9 +456,13 @@ exec '{kharbaga}' "$@"
                                   r"part-0 \S+: unknown at its limit, split in .*")
         last_pass = lines_matching(early_split.stdout,
                                    rf"\[\d+/{len(top_parts) - 1}\] part-[1-9]", whole=False)
-        check("a part split before that can decide the root is split during the last pass",
-              early_split.returncode == 0 and len(top_parts) > 3 and split_at and last_pass
-              and split_at[0] < last_pass[-1], f"{split_at} {last_pass}\n{show(early_split)}")
+        second = lines_matching(early_split.stdout, r"\d+ parts left unknown at 50000 nodes "
+                                r"and still needed: again at 100000 nodes")
+        check("a part split before that can decide the root is split as the last pass begins",
+              early_split.returncode == 0 and len(top_parts) > 3 and split_at and second
+              and second[0] < split_at[0]
+              and all(split_at[0] < k for k in last_pass if k > second[0]),
+              f"{split_at} {second} {last_pass}\n{show(early_split)}")
         # Every part is counted: the parts of the last pass that never started once the
         # root was decided are not needed.
         tally = re.search(r"^parts: (\d+) \(.*, (\d+) not needed\): (\d+) win, (\d+) loss, "
@@ -476,11 +480,15 @@ exec '{kharbaga}' "$@"
         at_one = subprocess.run([kharbaga, "solve", "--position", POSITION, "--frontier", "1"],
                                 capture_output=True, text=True, env=ENV).stdout.splitlines()[1:]
         critical = os.path.join(tmp, "critical-kharbaga")
+        critical_started = os.path.join(tmp, "critical-started.txt")
         others = " | ".join(f"*\" --position {x} \"*" for x in at_one[1:])
         with open(critical, "w") as f:
             f.write(f"""#!/bin/sh
 case " $* " in
     *" --frontier "*|*" --combine "*|*" verify-proof "*) exec '{kharbaga}' "$@" ;;
+esac
+echo "$*" | sed 's/.*--position \\([^ ]*\\).*/\\1/' >> '{critical_started}'
+case " $* " in
     *" --position {at_one[0]} "*) exec '{kharbaga}' "$@" --nodes 1 ;;
     {others}) sleep 3 ;;
 esac
@@ -502,6 +510,13 @@ exec '{kharbaga}' "$@"
               and re.search(rf"^part-0 {re.escape(at_one[0])}: (?:loss \(split\)|not needed, "
                             r"its split stopped)$", first_split.stdout, re.M)
               and summary is not None and summary[1] <= 3, show(first_split))
+        # The slot part 0 leaves goes to its split's first part, not to part 2, though the
+        # top level's next part was waiting for a slot before the split was listed.
+        with open(critical_started) as f:
+            starts = [line.strip() for line in f]
+        check("and the slot it leaves goes to the split's first part",
+              len(starts) >= 3 and set(starts[:2]) == set(at_one[:2])
+              and starts[2] not in at_one, f"{starts}\n{at_one}")
 
         # The slots go to the waiting parts depth first in frontier order, whatever the
         # order they asked in: a split's part (0, 5) before the top's parts 1 and 2.
