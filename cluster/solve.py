@@ -107,8 +107,9 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
     """Solves position (after moves) in workdir: its frontier, its parts, each part that a
     limit left unknown split again in its own directory (to --split-unknown levels), and
     the combine, verified at the top (`path` empty: else the places, see `place`, of the
-    parts that lead here from the top: its parts' slots are asked for with it). Its parts run in `slots`, shared by every level. Returns the exit status
-    and the combine's result (None when a command failed).
+    parts that lead here from the top: its parts' slots are asked for with it). Its parts
+    run in `slots`, shared by every level. Returns the exit status and the combine's
+    result (None when a command failed).
 
     `cancelled()` turns true when the level above no longer needs this split (its root was
     decided meanwhile): from then on no part of it is needed, so none starts, and the
