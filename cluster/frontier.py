@@ -104,17 +104,18 @@ def prune(kharbaga, rules, tables, root, workdir, run_id):
     and the part-*.out files, no proof) which unsolved parts can still change the root, and
     writes them to the needed file (only ever fewer: a part once not needed stays so).
     Returns the root's value (None while unknown) and the parts still needed: a dict from
-    each one's position to the fewest parts that would decide the root through it (the
-    combine's count, proof-number search's; infinity when none would)."""
+    each one's position to the fewest parts that would decide the root through it, the
+    cheaper way (a win or a loss of the root) and then the other (the combine's counts,
+    proof-number search's; infinity when none would)."""
     result, output = combine_results(kharbaga, rules, tables, root, workdir)
     value = result["value"] if result and result["value"] != "unknown" else None
     needed = {}
     if value is None:
         for line in output.splitlines():
             if line.startswith("needed: "):
-                fields = line.split()
-                fewest = fields[2] if len(fields) > 2 else "-"
-                needed[fields[1]] = int(fewest) if fewest.isdigit() else math.inf
+                fields = line.split() + ["-", "-"]
+                needed[fields[1]] = tuple(int(f) if f.isdigit() else math.inf
+                                          for f in fields[2:4])
     path = needed_path(workdir, run_id)
     before = read_needed(path)
     if before is not None:

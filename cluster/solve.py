@@ -187,10 +187,11 @@ def solve_tree(client, args, kharbaga, position, moves, workdir, path, slots, wo
     def place(i, x):
         """Part i's place in the queue, lowest first: the parts that ran before (they
         report their results at once), then by the fewest parts that would decide the root
-        through it (proof-number search's choice; `prune`), then in frontier order (the
-        engine's, the likeliest to decide the root first)."""
-        fewest = needed.get(x, math.inf) if needed else 0
-        return (i not in ran_before, fewest, i)
+        through it, the cheaper way and then the other (proof-number search's choice;
+        `prune`), then in frontier order (the engine's, the likeliest to decide the root
+        first)."""
+        fewest = needed.get(x, (math.inf, math.inf)) if needed else (0, 0)
+        return (i not in ran_before, *fewest, i)
 
     def feed():
         """Submits the parts, each once a slot is free for it and if it is still worth

@@ -218,8 +218,8 @@ def main():
         # moves with a single reply each, and the first such reply wins.
         alone = subprocess.run([kharbaga, "solve", "--combine", "frontier.txt"],
                                capture_output=True, text=True, env=ENV, cwd=early_dir)
-        fewest = dict(line.split()[1:3] for line in alone.stdout.splitlines()
-                      if line.startswith("needed: "))
+        fewest = {line.split()[1]: line.split()[2] for line in alone.stdout.splitlines()
+                  if line.startswith("needed: ")}
         firsts = {x for x, k in fewest.items() if k == "1"}
         ran_positions = {re.search(r"^result: (\S+)", open(os.path.join(early_dir, f)).read(),
                                    re.M).group(1) for f in solved}

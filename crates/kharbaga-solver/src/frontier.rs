@@ -55,6 +55,17 @@ struct Walk<'r> {
     out: HashSet<Position>,
 }
 
+/// What [`Tree::fewest_through`] gives a frontier position: the fewest unsolved frontier
+/// positions (itself among them) whose values, as hoped, would decide the root through it,
+/// the cheaper way first. Ordered by `first`, then `other` (none last).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Fewest {
+    /// Through the cheaper of the root's win and its loss.
+    pub first: u64,
+    /// Through the other, when some values decide it that way through this position.
+    pub other: Option<u64>,
+}
+
 /// The state of [`Tree::fewest_through`]'s walks.
 struct Through<'r> {
     results: &'r HashMap<Position, Wdl>,
@@ -63,7 +74,10 @@ struct Through<'r> {
     /// The smallest total each (position, depth, goal) was walked with.
     best: HashMap<(Position, u32, Wdl), u64>,
     path: Vec<Position>,
-    out: HashMap<Position, u64>,
+    /// The walk's goal for the root (0 for its win, 1 for its loss).
+    goal: usize,
+    /// The fewest through each open position, for each goal of the root.
+    out: HashMap<Position, [u64; 2]>,
 }
 
 /// [`Tree::cost`] of a goal that no values of the open positions reach.
@@ -210,28 +224,42 @@ impl<'a> Tree<'a> {
     /// For each frontier position that `results` leave unsolved and that can decide the
     /// root, the fewest unsolved frontier positions (itself among them) whose values, as
     /// hoped, would decide it: proof-number search's count (one for each unsolved position)
-    /// of the cheapest win, or loss, of the root that goes through it. The lower, the sooner
-    /// worth solving: a driver runs such parts first. Positions on no such win or loss (a
-    /// draw at most changes the root through them) are left out.
+    /// of the cheapest win of the root that goes through it, and of its cheapest loss, the
+    /// smaller first. The lower, the sooner worth solving: a driver runs such parts first.
+    /// Positions on no such win or loss (a draw at most changes the root through them) are
+    /// left out.
     pub fn fewest_through(
         &self,
         root: &Position,
         results: &HashMap<Position, Wdl>,
-    ) -> HashMap<Position, u64> {
+    ) -> HashMap<Position, Fewest> {
         let mut walk = Through {
             results,
             cost: HashMap::new(),
             best: HashMap::new(),
             path: Vec::new(),
+            goal: 0,
             out: HashMap::new(),
         };
-        for goal in [Wdl::Win, Wdl::Loss] {
+        for (i, goal) in [Wdl::Win, Wdl::Loss].into_iter().enumerate() {
+            walk.goal = i;
+            walk.best.clear();
             let total = self.cost(root, 0, goal, &mut walk);
             if total != 0 && total != NEVER {
                 self.through(root, 0, goal, total, &mut walk);
             }
         }
+        let known = |n: u64| (n != NEVER).then_some(n);
         walk.out
+            .into_iter()
+            .map(|(p, [win, loss])| {
+                let fewest = Fewest {
+                    first: win.min(loss),
+                    other: known(win.max(loss)),
+                };
+                (p, fewest)
+            })
+            .collect()
     }
 
     /// The fewest unsolved frontier positions that decide `pos` as `goal` (a win or a loss
@@ -288,7 +316,7 @@ impl<'a> Tree<'a> {
         }
         w.best.insert((*pos, depth, goal), total);
         if depth == self.plies {
-            let t = w.out.entry(*pos).or_insert(total);
+            let t = &mut w.out.entry(*pos).or_insert([NEVER; 2])[w.goal];
             *t = (*t).min(total);
             return;
         }
@@ -483,7 +511,7 @@ mod tests {
         // The fewest through a part: a win for White through the cheapest of its moves
         // (all its replies won), or a loss (one reply lost after each move).
         let expected = |results: &HashMap<Position, Wdl>, refuted: &[usize]| {
-            let mut out: HashMap<Position, u64> = HashMap::new();
+            let mut both: HashMap<Position, (u64, u64)> = HashMap::new();
             let open =
                 |g: &HashSet<Position>| g.iter().filter(|p| !results.contains_key(p)).count();
             let to_lose = (moves - refuted.len() as u64).max(1);
@@ -499,12 +527,19 @@ mod tests {
                     } else {
                         to_lose
                     };
-                    if win.min(lose) < u64::MAX {
-                        let t = out.entry(*p).or_insert(u64::MAX);
-                        *t = (*t).min(win).min(lose);
-                    }
+                    let t = both.entry(*p).or_insert((u64::MAX, u64::MAX));
+                    *t = (t.0.min(win), t.1.min(lose));
                 }
             }
+            let out: HashMap<Position, Fewest> = both
+                .into_iter()
+                .filter(|(_, (win, lose))| win.min(lose) < &u64::MAX)
+                .map(|(p, (win, lose))| {
+                    let other = (win.max(lose) < u64::MAX).then_some(win.max(lose));
+                    let first = win.min(lose);
+                    (p, Fewest { first, other })
+                })
+                .collect();
             out
         };
         assert_eq!(
@@ -519,7 +554,7 @@ mod tests {
         let last = replies.next().unwrap();
         let results: HashMap<Position, Wdl> = replies.map(|p| (p, Wdl::Win)).collect();
         let through = tree.fewest_through(&root, &results);
-        assert_eq!(through[&last], 1);
+        assert_eq!(through[&last].first, 1);
         assert_eq!(through, expected(&results, &[]));
 
         // A reply lost refutes its move: its other replies count only through other moves
@@ -540,7 +575,7 @@ mod tests {
             refuted.push(i);
         }
         let through = tree.fewest_through(&root, &results);
-        assert!(groups[kept].iter().all(|p| through[p] == 1));
+        assert!(groups[kept].iter().all(|p| through[p].first == 1));
         assert_eq!(through, expected(&results, &refuted));
     }
 

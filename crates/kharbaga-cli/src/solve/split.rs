@@ -204,22 +204,25 @@ pub fn combine(
                 range.lo, range.hi
             )?;
             // The parts still worth solving (a driver stops the others), each with the
-            // fewest parts that would decide the root through it (a driver runs the
-            // lowest first).
+            // fewest parts that would decide the root through it, the cheaper way and then
+            // the other (a driver runs the lowest first).
             let needed = tree.needed(&root, &parts.results);
             let through = tree.fewest_through(&root, &parts.results);
             writeln!(
                 out,
                 "still needed: {} of the {} unsolved frontier positions (each with the \
-                 fewest that would decide the root through it, - for none)",
+                 fewest that would decide the root through it, the cheaper way and the \
+                 other, - for none)",
                 needed.len(),
                 frontier.len() - known
             )?;
             for p in frontier.iter().filter(|p| needed.contains(p)) {
-                match through.get(p) {
-                    Some(n) => writeln!(out, "needed: {} {n}", p.to_fen())?,
-                    None => writeln!(out, "needed: {} -", p.to_fen())?,
-                }
+                let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
+                let (first, other) = match through.get(p) {
+                    Some(f) => (count(Some(f.first)), count(f.other)),
+                    None => (count(None), count(None)),
+                };
+                writeln!(out, "needed: {} {first} {other}", p.to_fen())?;
             }
             Verdict::Unknown
         }
