@@ -57,8 +57,8 @@ struct Walk<'r> {
 
 /// What [`Tree::fewest_through`] gives a frontier position: the fewest unsolved frontier
 /// positions (itself among them) whose values, as hoped, would decide the root through it,
-/// the cheaper way first. Ordered by `first`, then `other` (none last).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// the cheaper way first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Fewest {
     /// Through the cheaper of the root's win and its loss.
     pub first: u64,

@@ -218,10 +218,9 @@ pub fn combine(
             )?;
             for p in frontier.iter().filter(|p| needed.contains(p)) {
                 let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
-                let (first, other) = match through.get(p) {
-                    Some(f) => (count(Some(f.first)), count(f.other)),
-                    None => (count(None), count(None)),
-                };
+                let fewest = through.get(p);
+                let first = count(fewest.map(|f| f.first));
+                let other = count(fewest.and_then(|f| f.other));
                 writeln!(out, "needed: {} {first} {other}", p.to_fen())?;
             }
             Verdict::Unknown
