@@ -82,6 +82,7 @@ class Feed:
 
     def run(self):
         level = self.level
+        held = None  # the key of the part last given a slot (see Slots.acquire)
         try:
             self.waiting = [(i, x) for i, x in level.todo if i not in level.values]
             while not self.halted():
@@ -90,7 +91,9 @@ class Feed:
                 part = self.next_part()
                 if part is None:
                     break
-                slot = level.slots.acquire(level.path + (level.place(*part),), level.queued)
+                key = level.path + (level.place(*part),)
+                slot = level.slots.acquire(key, level.queued, keep=True, held=held)
+                held = key
                 # The places after the results of the parts that ended meanwhile.
                 self.wait_for_reports()
                 if self.splits_listing():
@@ -109,7 +112,14 @@ class Feed:
                     break
                 self.submit(part, slot)
         finally:
-            level.queued()  # (every part of the level has its slot, or none is left to run)
+            if held is not None:
+                level.slots.unhold(held)
+            if level.last:
+                # Every part of the level has its slot, or none is left to run. (After an
+                # earlier pass the next may still have parts: a split whose first pass only
+                # took in a run before's results would let the level above take the slots
+                # its next pass's parts come before.)
+                level.queued()
             level.finished.put(("fed", None))
 
     def submit(self, part, slot):

@@ -19,20 +19,39 @@ class Slots:
         self.free = list(range(count))
         self.waiting = []  # a heap of keys
 
-    def acquire(self, key, queued=None):
+    def acquire(self, key, queued=None, keep=False, held=None):
         """Waits for a slot for the part `key`; returns the slot's number. Calls queued(),
-        when given, once the key waits."""
+        when given, once the key waits. With `keep`, the key stays in line after it has its
+        slot, held by the caller (see `unhold`); `held`, a key the caller held, is given up
+        as this one takes its place.
+
+        A level holds the key of its part just started while it chooses its next part,
+        which asks again with it as `held`: until then no free slot goes to a larger key
+        (a part of a level above that the level's next part comes before)."""
         with self.changed:
+            if held is not None:
+                self._drop(held)
             heapq.heappush(self.waiting, key)
             if queued:
                 queued()
             while not (self.free and self.waiting[0] == key):
                 self.changed.wait()
-            heapq.heappop(self.waiting)
+            if not keep:
+                heapq.heappop(self.waiting)
             self.free.sort()
             slot = self.free.pop(0)
             self.changed.notify_all()
             return slot
+
+    def unhold(self, key):
+        """Takes `key`, held since `acquire(key, keep=True)`, out of line."""
+        with self.changed:
+            self._drop(key)
+            self.changed.notify_all()
+
+    def _drop(self, key):
+        self.waiting.remove(key)
+        heapq.heapify(self.waiting)
 
     def release(self, slot):
         with self.changed:

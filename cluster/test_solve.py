@@ -518,6 +518,48 @@ exec '{kharbaga}' "$@"
               len(starts) >= 3 and set(starts[:2]) == set(at_one[:2])
               and starts[2] not in at_one, f"{starts}\n{at_one}")
 
+        # At a restart in passes, a split whose first pass only takes in the results of a
+        # run before (here every part of part 0's split unknown at 2,000,000 nodes) still
+        # runs its next pass's parts before the top level's: both slots go to the split.
+        # Until session 44 the split gave way as its first pass ended, and the top's part
+        # 1 took the first slot; and a level choosing its next part left a free slot to
+        # the levels after it.
+        one_node = os.path.join(tmp, "one-node-kharbaga")
+        with open(one_node, "w") as f:
+            f.write(f"""#!/bin/sh
+case " $* " in
+    *" --frontier "*|*" --combine "*|*" verify-proof "*) ;;
+    *) for a; do shift; [ "$a" = 2000000 ] && a=1; set -- "$@" "$a"; done ;;
+esac
+exec '{kharbaga}' "$@"
+""")
+        second_pass = os.path.join(tmp, "second-pass-starts.txt")
+        logging = os.path.join(tmp, "second-pass-kharbaga")
+        with open(logging, "w") as f:
+            f.write(f"""#!/bin/sh
+case " $* " in
+    *" --nodes 3000000 "*) echo "$*" | sed 's/.*--position \\([^ ]*\\).*/\\1/' >> '{second_pass}' ;;
+esac
+exec '{kharbaga}' "$@"
+""")
+        for script in (one_node, logging):
+            os.chmod(script, os.stat(script).st_mode | stat.S_IXUSR)
+        restart_dir = os.path.join(tmp, "restart-passes")
+        unknown_top = driver(one_node, restart_dir, "--nodes-per-part", "2000000", plies=1)
+        unknown_split = driver(one_node, os.path.join(restart_dir, "part-0.split"),
+                               "--nodes-per-part", "2000000", position=at_one[0])
+        restarted = driver(logging, restart_dir, "--nodes-per-part", "2000000,3000000",
+                           "--split-unknown", "1", plies=1)
+        with open(second_pass) as f:
+            starts = [line.strip() for line in f]
+        check("at a restart in passes, a split's next pass takes the slots before the top's",
+              unknown_top.returncode == 3 and unknown_split.returncode == 3
+              and restarted.returncode == 0 and len(starts) >= 2
+              and not set(starts[:2]) & set(at_one)
+              and re.search(rf"^part-0 {re.escape(at_one[0])}: loss \(split\)$",
+                            restarted.stdout, re.M),
+              f"{starts}\n{show(unknown_top)}\n{show(unknown_split)}\n{show(restarted)}")
+
         # The slots go to the waiting parts depth first in frontier order, whatever the
         # order they asked in: a split's part (0, 5) before the top's parts 1 and 2.
         slots = Slots(1)
@@ -538,6 +580,24 @@ exec '{kharbaga}' "$@"
             asker.join(10)
         check("a free slot goes to the first waiting part, depth first in frontier order",
               held == 0 and granted == [(0, 5), (1,), (2,)], granted)
+        # A key kept in line after its slot (the level chooses its next part) keeps a free
+        # slot from larger keys until it asks again with it as held.
+        slots = Slots(2)
+        kept = slots.acquire((0, 1), keep=True)
+        granted = []
+        later = threading.Thread(target=ask, args=((1,),))
+        later.start()
+        time.sleep(0.2)
+        waited = list(granted)
+        second = slots.acquire((0, 2), keep=True, held=(0, 1))
+        slots.release(kept)
+        time.sleep(0.2)
+        waited_still = list(granted)
+        slots.unhold((0, 2))
+        later.join(10)
+        check("a key kept in line holds the free slots for its level's next part",
+              waited == [] and second == 1 and waited_still == [] and granted == [(1,)],
+              f"{waited} {second} {waited_still} {granted}")
 
         # The stop kills a part's command while it runs (here one that would sleep a minute).
         stop = threading.Event()
