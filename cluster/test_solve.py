@@ -96,6 +96,13 @@ def parts_line(run):
     return tuple(int(g) for g in m.groups()) if m else None
 
 
+def wrapper(path, text):
+    """Writes the shell script `text` to `path`, executable: a stand-in for the binary."""
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: python3 cluster/test_solve.py KHARBAGA_BINARY")
@@ -437,8 +444,7 @@ def main():
             [kharbaga, "solve", "--position", POSITION, "--frontier", "1"], capture_output=True,
             text=True, env=ENV).stdout.splitlines()[1:]
         slow = os.path.join(tmp, "slow-last-pass-kharbaga")
-        with open(slow, "w") as f:
-            f.write(f"""#!/bin/sh
+        wrapper(slow, f"""#!/bin/sh
 case " $* " in
     *" --frontier "*|*" --combine "*|*" verify-proof "*) ;;
     {" | ".join(f'*" --position {x} "*" --nodes 100000 "*' for x in top_parts[1:])})
@@ -447,7 +453,6 @@ case " $* " in
 esac
 exec '{kharbaga}' "$@"
 """)
-        os.chmod(slow, os.stat(slow).st_mode | stat.S_IXUSR)
         early_split_dir = os.path.join(tmp, "passes-presplit-early")
         os.makedirs(os.path.join(early_split_dir, "part-0.split"))
         early_split = driver(slow, early_split_dir, "--nodes-per-part", "50000,100000",
@@ -482,8 +487,7 @@ exec '{kharbaga}' "$@"
         critical = os.path.join(tmp, "critical-kharbaga")
         critical_started = os.path.join(tmp, "critical-started.txt")
         others = " | ".join(f"*\" --position {x} \"*" for x in at_one[1:])
-        with open(critical, "w") as f:
-            f.write(f"""#!/bin/sh
+        wrapper(critical, f"""#!/bin/sh
 case " $* " in
     *" --frontier "*|*" --combine "*|*" verify-proof "*) exec '{kharbaga}' "$@" ;;
 esac
@@ -494,7 +498,6 @@ case " $* " in
 esac
 exec '{kharbaga}' "$@"
 """)
-        os.chmod(critical, os.stat(critical).st_mode | stat.S_IXUSR)
         first_split = driver(critical, os.path.join(tmp, "critical"), "--split-unknown", "1",
                              plies=1)
         summary = parts_line(first_split)
@@ -524,31 +527,23 @@ exec '{kharbaga}' "$@"
         # Until session 44 the split gave way as its first pass ended, and the top's part
         # 1 took the first slot; and a level choosing its next part left a free slot to
         # the levels after it.
-        one_node = os.path.join(tmp, "one-node-kharbaga")
-        with open(one_node, "w") as f:
-            f.write(f"""#!/bin/sh
+        # Every part at 2,000,000 nodes is made unknown (one node); the starts at 3,000,000
+        # are logged.
+        second_pass = os.path.join(tmp, "second-pass-starts.txt")
+        passes = os.path.join(tmp, "passes-kharbaga")
+        wrapper(passes, f"""#!/bin/sh
 case " $* " in
     *" --frontier "*|*" --combine "*|*" verify-proof "*) ;;
-    *) for a; do shift; [ "$a" = 2000000 ] && a=1; set -- "$@" "$a"; done ;;
-esac
-exec '{kharbaga}' "$@"
-""")
-        second_pass = os.path.join(tmp, "second-pass-starts.txt")
-        logging = os.path.join(tmp, "second-pass-kharbaga")
-        with open(logging, "w") as f:
-            f.write(f"""#!/bin/sh
-case " $* " in
+    *" --nodes 2000000 "*) for a; do shift; [ "$a" = 2000000 ] && a=1; set -- "$@" "$a"; done ;;
     *" --nodes 3000000 "*) echo "$*" | sed 's/.*--position \\([^ ]*\\).*/\\1/' >> '{second_pass}' ;;
 esac
 exec '{kharbaga}' "$@"
 """)
-        for script in (one_node, logging):
-            os.chmod(script, os.stat(script).st_mode | stat.S_IXUSR)
         restart_dir = os.path.join(tmp, "restart-passes")
-        unknown_top = driver(one_node, restart_dir, "--nodes-per-part", "2000000", plies=1)
-        unknown_split = driver(one_node, os.path.join(restart_dir, "part-0.split"),
+        unknown_top = driver(passes, restart_dir, "--nodes-per-part", "2000000", plies=1)
+        unknown_split = driver(passes, os.path.join(restart_dir, "part-0.split"),
                                "--nodes-per-part", "2000000", position=at_one[0])
-        restarted = driver(logging, restart_dir, "--nodes-per-part", "2000000,3000000",
+        restarted = driver(passes, restart_dir, "--nodes-per-part", "2000000,3000000",
                            "--split-unknown", "1", plies=1)
         with open(second_pass) as f:
             starts = [line.strip() for line in f]
@@ -717,8 +712,7 @@ exec '{kharbaga}' "$@"
         slow = os.path.join(tmp, "slow-kharbaga")
         first = subprocess.run([kharbaga, "solve", "--position", POSITION, "--frontier", "1"],
                                capture_output=True, text=True, env=ENV).stdout.splitlines()[1]
-        with open(slow, "w") as f:
-            f.write(f"""#!/bin/sh
+        wrapper(slow, f"""#!/bin/sh
 case " $* " in
     *" --frontier "*|*" --combine "*|*" verify-proof "*) exec '{kharbaga}' "$@" ;;
 esac
@@ -728,7 +722,6 @@ case " $* " in
 esac
 exec '{kharbaga}' "$@"
 """)
-        os.chmod(slow, os.stat(slow).st_mode | stat.S_IXUSR)
         ordered = driver(slow, os.path.join(tmp, "ordered"), "--every-part", plies=1)
         with open(os.path.join(tmp, "ordered", "frontier.txt")) as f:
             frontier = f.read().splitlines()[1:]
@@ -742,15 +735,13 @@ exec '{kharbaga}' "$@"
 
         # A part whose command fails: exit status 1 with that command's standard error.
         fake = os.path.join(tmp, "fake-kharbaga")
-        with open(fake, "w") as f:
-            f.write(f"""#!/bin/sh
+        wrapper(fake, f"""#!/bin/sh
 case " $* " in
     *" --frontier "*|*" --combine "*) exec '{kharbaga}' "$@" ;;
 esac
 echo "fake-kharbaga: no solving today" >&2
 exit 101
 """)
-        os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
         broken = driver(fake, os.path.join(tmp, "broken"))
         check("a failing part makes the driver exit 1 with the command's stderr",
               broken.returncode == 1 and "no solving today" in broken.stderr
