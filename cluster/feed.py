@@ -30,6 +30,8 @@ class Feed:
         # The parts ended whose results the level has not taken in yet.
         self.reports = threading.Condition()
         self.unreported = 0
+        # The parts not submitted yet (set by the level before the feed starts).
+        self.waiting = []
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def start(self):
@@ -84,7 +86,6 @@ class Feed:
         level = self.level
         held = None  # the key of the part last given a slot (see Slots.acquire)
         try:
-            self.waiting = [(i, x) for i, x in level.todo if i not in level.values]
             while not self.halted():
                 # Chosen before waiting for a slot (a part not worth running does not wait)
                 # and again after (the wait may be long, and the parts' places change).

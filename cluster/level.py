@@ -98,6 +98,7 @@ class Level:
         self.ran_before = set()
         self.todo = []
         self.finished = queue.Queue()
+        self.feed = None  # the pass's
 
     def say(self, text):
         print("  " * self.depth + text, flush=True)
@@ -214,6 +215,7 @@ class Level:
         solved = sum(v != "unknown" for v in self.values.values())
         self.stopped = self.n - len(self.split) - len(self.todo) - solved
         self.reported = 0
+        self.feed = feed
         self.finished = queue.Queue()
         fed = False
         rest_split = not self.last  # parts are split after the last pass only
@@ -230,10 +232,11 @@ class Level:
                                           args.tables, args.hash, feed.seconds, feed.nodes,
                                           self.workdir, before).result():
                     self.take_in(r)
-            # A part split in a run before that alone can decide the root is split again
-            # before the last pass's parts start (its parts come first; one of the pass's
-            # may take an hour).
-            self.split_deciding()
+            feed.waiting = [(i, x) for i, x in self.todo if i not in self.values]
+            # A part split in a run before that comes first, or alone can decide the root,
+            # is split again before the last pass's parts start (its parts come first; one
+            # of the pass's may take an hour).
+            self.split_first()
             feed.start()
             while len(feed.futures) > parts_done or self.splitting or not fed \
                     or not rest_split:
@@ -312,9 +315,10 @@ class Level:
             # root this part decided.
             self.value, self.needed = self.still_needed()
             self.stop_unneeded_splits()
-        # A part left unknown that alone can decide the root (with the results so far) is
-        # split now, before the parts not started yet: they may not be needed after.
-        self.split_deciding()
+        # A part left unknown that comes before the parts not started yet, or alone can
+        # decide the root (with the results so far), is split now: they may not be needed
+        # after.
+        self.split_first()
         return None
 
     def report_split(self, i):
@@ -331,7 +335,7 @@ class Level:
             return status
         self.value, self.needed = self.still_needed()
         self.stop_unneeded_splits()
-        self.split_deciding()
+        self.split_first()
         return None
 
     # The splits.
@@ -342,18 +346,26 @@ class Level:
         return sorted((self.split | {i for i, v in self.values.items() if v == "unknown"})
                       - self.splits)
 
-    def split_deciding(self):
-        """Splits, in frontier order, each part left unknown (and not split yet), or split
-        in a run before, that alone can decide the root now."""
+    def split_first(self):
+        """Splits, in frontier order, each part left unknown at the last pass (and not split
+        yet), or split in a run before, that comes before every part still waiting for a
+        slot (by the counts of `place`: proof-number search would look below it first), or
+        that alone can decide the root now. (The others are split once the pass has run.)"""
         args = self.args
         if (not self.last or not self.early or self.depth >= args.split_unknown
                 or self.cancelled()):
             return
+        first_waiting = min((self.place(*p)[1:] for p in list(self.feed.waiting)),
+                            default=None)
         for i in self.unknown_unsplit():
             if self.value:
                 break
-            if self.tasks.light(decides, self.kharbaga, args.rules, args.tables, self.root,
-                                self.workdir, self.positions[i]).result():
+            x = self.positions[i]
+            if self.needed is not None and x not in self.needed:
+                continue
+            if (first_waiting is not None and self.place(i, x)[1:] < first_waiting
+                    or self.tasks.light(decides, self.kharbaga, args.rules, args.tables,
+                                        self.root, self.workdir, x).result()):
                 self.start_split(i)
 
     def split_the_rest(self):

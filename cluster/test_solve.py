@@ -44,6 +44,8 @@ import commands  # noqa: E402 (the driver's module that runs commands)
 import workdir  # noqa: E402 (the driver's work directory's files)
 from distributed import Client  # noqa: E402
 from frontier import make_frontier  # noqa: E402 (the driver's frontier task)
+from feed import Feed  # noqa: E402 (the driver's feed of a pass's parts)
+from level import Level  # noqa: E402 (a level of the driver's split tree)
 from slots import Slots  # noqa: E402 (the driver's slots for the parts)
 
 DRIVER = os.path.join(HERE, "solve.py")
@@ -554,6 +556,47 @@ exec '{kharbaga}' "$@"
               and re.search(rf"^part-0 {re.escape(at_one[0])}: loss \(split\)$",
                             restarted.stdout, re.M),
               f"{starts}\n{show(unknown_top)}\n{show(unknown_split)}\n{show(restarted)}")
+
+        # In the last pass a part left unknown is split at once when it comes before every
+        # part still waiting, by the counts of the level's order (c3-b4's split at ply 21:
+        # b2xd4's two last open replies, 2 parts to decide the root through them, against
+        # a3xe3's waiting replies at 8), and not when a waiting part comes before it. None
+        # of them alone decides the root here.
+        class Done:
+            def __init__(self, value):
+                self.value = value
+
+            def result(self):
+                return self.value
+
+        class NoneDecides:
+            def light(self, fn, *args):
+                return Done(False)
+
+        class Args:
+            split_unknown = 3
+            every_part = False
+            rules = tables = None
+
+        def split_now(needed, left_unknown, waiting):
+            level = Level(NoneDecides(), Args(), kharbaga, "P", "", tmp, (), Slots(2), 2)
+            level.positions = [f"x{i}" for i in range(6)]
+            level.root, level.split, level.needed = "P", set(), needed
+            level.values = {i: "unknown" for i in left_unknown}
+            level.feed = Feed(level, 2400, None, 1)
+            level.feed.waiting = [(i, f"x{i}") for i in waiting]
+            started = []
+            level.start_split = started.append
+            level.split_first()
+            return started
+
+        counts = {"x0": (2, 2), "x1": (2, 2), "x2": (2, 8), "x3": (2, 8), "x4": (2, 8),
+                  "x5": (2, 8)}
+        check("a part left unknown that comes before every waiting part is split at once",
+              split_now(counts, [0, 1], [2, 3, 4]) == [0, 1]
+              and split_now(counts, [2], [0, 3]) == []
+              and split_now(counts, [3], [4, 5]) == [3]
+              and split_now(counts, [0], []) == [], "")
 
         # The slots go to the waiting parts depth first in frontier order, whatever the
         # order they asked in: a split's part (0, 5) before the top's parts 1 and 2.
