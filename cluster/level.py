@@ -89,6 +89,8 @@ class Level:
         # The splits started: part -> an event set once the split's first part waits for a
         # slot (or it has none to run).
         self.listed = {}
+        # The splits whose place is held in the slots' line (see `start_split`): part -> key.
+        self.holding = {}
         self.stopped = 0  # the parts not needed
         self.reported = 0
         # The pass: whether it is the last, the parts that ran before this run (they report
@@ -385,10 +387,18 @@ class Level:
             self.start_split(i)
 
     def start_split(self, i):
+        """Starts splitting part i, in a thread of its own. Until the split's first part
+        waits for a slot (or it has none to run) its place is held in the slots' line
+        (`Slots.hold`), so that splits started side by side take the slots in their order
+        (at a restart, the top level's eight splits at ply 21 list their frontiers in
+        whatever order their standing results take)."""
         self.splits.add(i)
         self.listed[i] = threading.Event()
+        path = self.path + (self.place(i, self.positions[i]),)
+        self.holding[i] = path
+        self.slots.hold(path)
         event = threading.Event()
-        thread = self.threads.submit(self.split_part, i, event.is_set)
+        thread = self.threads.submit(self.split_part, i, path, event.is_set)
         self.splitting[i] = (thread, event)
         thread.add_done_callback(lambda _: self.finished.put(("split", i)))
 
@@ -403,22 +413,31 @@ class Level:
                                        and self.positions[i] not in self.needed):
                 self.stop_split(i)
 
-    def split_part(self, i, unneeded=lambda: False):
+    def listed_now(self, i):
+        """Split i's first part waits for a slot, or it has none to run: its held place
+        goes."""
+        self.listed[i].set()
+        held = self.holding.pop(i, None)
+        if held is not None:
+            self.slots.unhold(held)
+
+    def split_part(self, i, path, unneeded=lambda: False):
         """Splits part i, left unknown at its limit, one level deeper in its own directory
-        and makes the split's result the part's own (unless `unneeded()` turned true
-        meanwhile and stopped the split before it found the value). Returns the exit status
-        and the split's combine (None when a command failed)."""
+        (its parts' slot keys starting with `path`) and makes the split's result the part's
+        own (unless `unneeded()` turned true meanwhile and stopped the split before it found
+        the value). Returns the exit status and the split's combine (None when a command
+        failed)."""
         x = self.positions[i]
         sub = os.path.join(self.workdir, f"part-{i}.split")
         self.say(f"part-{i} {x}: unknown at its limit, split in {sub}")
         os.makedirs(sub, exist_ok=True)
         try:
-            status, c = Level(self.tasks, self.args, self.kharbaga, x, "", sub,
-                              self.path + (self.place(i, x),), self.slots, self.workers,
+            status, c = Level(self.tasks, self.args, self.kharbaga, x, "", sub, path,
+                              self.slots, self.workers,
                               lambda: self.cancelled() or unneeded(),
-                              self.listed[i].set).solve()
+                              lambda: self.listed_now(i)).solve()
         finally:
-            self.listed[i].set()
+            self.listed_now(i)
         if c is None:
             return status, None
         if unneeded() and c["value"] == "unknown":

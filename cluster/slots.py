@@ -43,8 +43,16 @@ class Slots:
             self.changed.notify_all()
             return slot
 
+    def hold(self, key):
+        """Puts `key` in line without a part, held by the caller until `unhold(key)` (or an
+        `acquire(..., held=key)`): a split started holds its place until its first part
+        waits, so that splits started side by side take the slots in their order, not in
+        the order they list their frontiers."""
+        with self.changed:
+            heapq.heappush(self.waiting, key)
+
     def unhold(self, key):
-        """Takes `key`, held since `acquire(key, keep=True)`, out of line."""
+        """Takes `key`, held since `acquire(key, keep=True)` or `hold(key)`, out of line."""
         with self.changed:
             self._drop(key)
             self.changed.notify_all()

@@ -524,17 +524,20 @@ exec '{kharbaga}' "$@"
               and starts[2] not in at_one, f"{starts}\n{at_one}")
 
         # At a restart in passes, a split whose first pass only takes in the results of a
-        # run before (here every part of part 0's split unknown at 2,000,000 nodes) still
-        # runs its next pass's parts before the top level's: both slots go to the split.
+        # run before (here every part of the splits of parts 0 and 1 unknown at 2,000,000
+        # nodes) still runs its next pass's parts before the top level's, and splits
+        # started side by side take the slots in their order, not in the order they list
+        # their frontiers (part 0's is slowed by 8 s): both slots go to part 0's split.
         # Until session 44 the split gave way as its first pass ended, and the top's part
-        # 1 took the first slot; and a level choosing its next part left a free slot to
-        # the levels after it.
+        # 1 took the first slot; a level choosing its next part left a free slot to the
+        # levels after it; and the split that listed first took the slots.
         # Every part at 2,000,000 nodes is made unknown (one node); the starts at 3,000,000
         # are logged.
         second_pass = os.path.join(tmp, "second-pass-starts.txt")
         passes = os.path.join(tmp, "passes-kharbaga")
         wrapper(passes, f"""#!/bin/sh
 case " $* " in
+    *" --position {at_one[0]} --frontier "*) sleep 8 ;;
     *" --frontier "*|*" --combine "*|*" verify-proof "*) ;;
     *" --nodes 2000000 "*) for a; do shift; [ "$a" = 2000000 ] && a=1; set -- "$@" "$a"; done ;;
     *" --nodes 3000000 "*) echo "$*" | sed 's/.*--position \\([^ ]*\\).*/\\1/' >> '{second_pass}' ;;
@@ -543,19 +546,22 @@ exec '{kharbaga}' "$@"
 """)
         restart_dir = os.path.join(tmp, "restart-passes")
         unknown_top = driver(passes, restart_dir, "--nodes-per-part", "2000000", plies=1)
-        unknown_split = driver(passes, os.path.join(restart_dir, "part-0.split"),
-                               "--nodes-per-part", "2000000", position=at_one[0])
+        unknown_splits = [driver(passes, os.path.join(restart_dir, f"part-{k}.split"),
+                                 "--nodes-per-part", "2000000", position=at_one[k])
+                          for k in (0, 1)]
         restarted = driver(passes, restart_dir, "--nodes-per-part", "2000000,3000000",
                            "--split-unknown", "1", plies=1)
         with open(second_pass) as f:
             starts = [line.strip() for line in f]
+        with open(os.path.join(restart_dir, "part-0.split", "frontier.txt")) as f:
+            first_split = {line.strip() for line in f if not line.startswith("#")}
         check("at a restart in passes, a split's next pass takes the slots before the top's",
-              unknown_top.returncode == 3 and unknown_split.returncode == 3
+              unknown_top.returncode == 3 and [u.returncode for u in unknown_splits] == [3, 3]
               and restarted.returncode == 0 and len(starts) >= 2
-              and not set(starts[:2]) & set(at_one)
+              and set(starts[:2]) <= first_split
               and re.search(rf"^part-0 {re.escape(at_one[0])}: loss \(split\)$",
                             restarted.stdout, re.M),
-              f"{starts}\n{show(unknown_top)}\n{show(unknown_split)}\n{show(restarted)}")
+              f"{starts}\n{show(unknown_top)}\n{show(restarted)}")
 
         # In the last pass a part left unknown is split at once when it comes before every
         # part still waiting, by the counts of the level's order (c3-b4's split at ply 21:
