@@ -98,6 +98,7 @@ class Level:
         # (see Feed).
         self.last = True
         self.ran_before = set()
+        self.ran_earlier = set()  # the parts that ran before this run
         self.todo = []
         self.finished = queue.Queue()
         self.feed = None  # the pass's
@@ -146,6 +147,7 @@ class Level:
         # first, then the parts left unknown (and still needed) at the next, and so on;
         # only after the last are parts split.
         self.threads = ThreadPoolExecutor(max_workers=max(1, self.n))
+        self.ran_earlier = f["ran"]
         failure = None
         passes = part_limits(args)
         for pass_number, (seconds, nodes) in enumerate(passes):
@@ -226,8 +228,9 @@ class Level:
         try:
             # The parts whose results from a run before stand are taken in at once, not
             # each in a slot (where the parts of other levels would take the slots they
-            # leave between them).
-            before = [(i, x) for i, x in self.todo if i in self.ran_before]
+            # leave between them): at every pass (a part left unknown at 2,400 s in a run
+            # before stands at this run's 2,400 s pass too).
+            before = [(i, x) for i, x in self.todo if i in self.ran_earlier]
             if before:
                 args = self.args
                 for r in self.tasks.light(standing_results, self.kharbaga, args.rules,

@@ -563,6 +563,34 @@ exec '{kharbaga}' "$@"
                             restarted.stdout, re.M),
               f"{starts}\n{show(unknown_top)}\n{show(restarted)}")
 
+        # A part that a run before left unknown at a later pass's limit is taken in at
+        # once at that pass too, not through a slot: here every part but the first is
+        # unknown at 3,000,000 nodes from a run before, and the first, which never ran,
+        # takes 5 s at that pass and decides the root. Until session 44 the others waited
+        # for the one slot behind it at the second pass, and were then not needed.
+        limits = os.path.join(tmp, "limits-kharbaga")
+        wrapper(limits, f"""#!/bin/sh
+case " $* " in
+    *" --frontier "*|*" --combine "*|*" verify-proof "*) ;;
+    *" --nodes 2000000 "*|*" --nodes 3000000 "*)
+        [ -e '{tmp}/limits-real' ] && case " $* " in *" --nodes 3000000 "*) sleep 5 ;; esac
+        [ -e '{tmp}/limits-real' ] && case " $* " in *" --nodes 3000000 "*) exec '{kharbaga}' "$@" ;; esac
+        for a; do shift; case "$a" in 2000000|3000000) a=1 ;; esac; set -- "$@" "$a"; done ;;
+esac
+exec '{kharbaga}' "$@"
+""")
+        standing_dir = os.path.join(tmp, "standing-passes")
+        before = driver(limits, standing_dir, "--nodes-per-part", "3000000", plies=1)
+        os.remove(os.path.join(standing_dir, "part-0.out"))
+        open(os.path.join(tmp, "limits-real"), "w").close()
+        again = driver(limits, standing_dir, "--nodes-per-part", "2000000,3000000",
+                       "--slots", "1", plies=1)
+        second = again.stdout.split("again at 3000000 nodes", 1)[-1]
+        check("a part left unknown by a run before at a pass's limit is taken in at once",
+              before.returncode == 3 and again.returncode == 0
+              and re.search(r"^\[\d+/\d+\] part-1 \S+: unknown \(a run before reached these "
+                            r"limits", second, re.M), show(again))
+
         # In the last pass a part left unknown is split at once when it comes before every
         # part still waiting, by the counts of the level's order (c3-b4's split at ply 21:
         # b2xd4's two last open replies, 2 parts to decide the root through them, against
