@@ -12,7 +12,7 @@ class Feed:
     once a slot is free for it and if it is still worth running then, the lowest place
     (`Level.place`) first. Its choice uses the level's `value` and `needed` of the last
     look, taken in as parts end: it waits for the results of the parts that ended before it
-    chooses (`ended`, `taken_in`), so that the counts are current and no part is submitted
+    chooses (`wait_for_reports`, `taken_in`), so that the counts are current and no part is submitted
     for a root just decided; a part that never ran is skipped once it cannot change the
     root. What happens goes to the level's `finished` queue: ("part", a part's Dask future)
     when it ends, ("skipped", a part's index) for a part no longer worth running when its
@@ -98,8 +98,9 @@ class Feed:
                 # The places after the results of the parts that ended meanwhile.
                 self.wait_for_reports()
                 if self.splits_listing():
-                    # A split started meanwhile (a part that alone decides the root): its
-                    # parts come first, so the slot goes back to the smallest key waiting.
+                    # A split started meanwhile (a part left unknown that comes first, or
+                    # alone decides the root): its parts come first, so the slot goes back
+                    # to the smallest key waiting.
                     level.slots.release(slot)
                     continue
                 if self.halted():

@@ -230,18 +230,23 @@ class Level:
             # each in a slot (where the parts of other levels would take the slots they
             # leave between them): at every pass (a part left unknown at 2,400 s in a run
             # before stands at this run's 2,400 s pass too).
+            # They are looked at together once (one prune and one look at the splits,
+            # not one each: a pass may take in sixty).
             before = [(i, x) for i, x in self.todo if i in self.ran_earlier]
+            standing = []
             if before:
                 args = self.args
-                for r in self.tasks.light(standing_results, self.kharbaga, args.rules,
-                                          args.tables, args.hash, feed.seconds, feed.nodes,
-                                          self.workdir, before).result():
-                    self.take_in(r)
+                standing = self.tasks.light(standing_results, self.kharbaga, args.rules,
+                                            args.tables, args.hash, feed.seconds,
+                                            feed.nodes, self.workdir, before).result()
+                for r in standing:
+                    self.take_in(r, look=False)
+                archive.keep(args.workdir, args.archive)
             feed.waiting = [(i, x) for i, x in self.todo if i not in self.values]
-            # A part split in a run before that comes first, or alone can decide the root,
-            # is split again before the last pass's parts start (its parts come first; one
-            # of the pass's may take an hour).
-            self.split_first()
+            # A part split in a run before, or left unknown by one, that comes first or
+            # alone can decide the root is split before the pass's parts start (its parts
+            # come first; one of the pass's may take an hour).
+            self.look_again(any(r["value"] != "unknown" for r in standing), True)
             feed.start()
             while len(feed.futures) > parts_done or self.splitting or not fed \
                     or not rest_split:
@@ -284,11 +289,14 @@ class Level:
             return 1
         return self.take_in(future.result())
 
-    def take_in(self, r):
-        """Takes a part's result in (as `solve_part` gives it). Returns None."""
+    def take_in(self, r, look=True):
+        """Takes a part's result in (as `solve_part` gives it). Returns None. With `look`
+        false (a batch of earlier results), the archive, the needed parts and the splits
+        are left for the caller to look at once after the batch (`look_again`)."""
         args = self.args
         self.reported += 1
-        archive.keep(args.workdir, args.archive)
+        if look:
+            archive.keep(args.workdir, args.archive)
         if r["stopped"]:
             self.stopped += 1
             self.values.pop(r["index"], None)  # left unknown by a pass before
@@ -311,9 +319,16 @@ class Level:
         shown = r["value"] + (f" {r['move']}" if r["move"] else "")
         self.say(f"[{self.reported}/{len(self.todo)}] part-{i} {r['position']}: {shown} "
                  f"({what}, {r['worker']}); so far {counts(list(self.values.values()))}")
-        may_split = (self.last and self.depth < args.split_unknown
+        if look:
+            self.look_again(r["value"] != "unknown", r["already"])
+        return None
+
+    def look_again(self, solved, already):
+        """After results taken in (`solved`: one of them a win, loss or draw; `already`: all
+        of them from a run before): the root's needed parts again and the splits."""
+        may_split = (self.last and self.depth < self.args.split_unknown
                      and "unknown" in self.values.values())
-        if r["value"] != "unknown" and (not r["already"] or self.splitting or may_split):
+        if solved and (not already or self.splitting or may_split):
             # The parts' places change (see `place`), and a split running may no longer be
             # needed (the root decided, or its part no longer able to change it): stopped
             # now rather than when a split ends. And a part left unknown is not split for a
@@ -324,7 +339,6 @@ class Level:
         # decide the root (with the results so far), is split now: they may not be needed
         # after.
         self.split_first()
-        return None
 
     def report_split(self, i):
         """Takes a split's result in. Returns None, or the exit status of a failure."""
