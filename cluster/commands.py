@@ -54,12 +54,17 @@ def failure(cmd, out):
             + out.stderr.strip())
 
 
-def solve_command(kharbaga, rules, tables, position):
-    """The start of every `kharbaga solve` command the driver runs: rules, position, tables."""
-    cmd = [kharbaga, "solve", "--rules", rules, "--position", position]
+def solve_base(kharbaga, rules, tables):
+    """The start of every `kharbaga solve` command the driver runs: rules, tables."""
+    cmd = [kharbaga, "solve", "--rules", rules]
     if tables:
         cmd += ["--tables", tables]
     return cmd
+
+
+def solve_command(kharbaga, rules, tables, position):
+    """The start of a `kharbaga solve` command of `position`: rules, tables, position."""
+    return solve_base(kharbaga, rules, tables) + ["--position", position]
 
 
 def result_of(text):

@@ -130,10 +130,10 @@ class Feed:
         i, x = part
         self.waiting.remove(part)
         future = level.tasks.part(
-            f"kharbaga-part-{i}-{level.run_id}-{self.pass_number}", solve_part,
+            f"kharbaga-part-{i}-{level.run_id}-{self.pass_number}", slot, solve_part,
             level.kharbaga, args.rules, args.tables, args.hash, self.seconds, self.nodes,
             level.workdir, i, x, level.root, level.early, args.hash_dir, slot,
-            not level.last)
+            not level.last, args.keep_solvers)
         self.futures.append(future)
 
         def done(future):

@@ -13,8 +13,9 @@ import uuid
 
 from distributed import get_worker
 
-from commands import failure, result_of, run_command, solve_command, tables_now
+from commands import failure, result_of, tables_now
 from frontier import prune
+from solver import Solver
 from workdir import (earlier_result, finished, limits_line, needed_path, part_files,
                      read_needed, write_atomically)
 
@@ -38,7 +39,8 @@ class StillNeeded:
 
 
 def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, position,
-               root=None, run_id=None, hash_dir=None, slot=None, more_passes=False):
+               root=None, run_id=None, hash_dir=None, slot=None, more_passes=False,
+               keep=False):
     """The task: solves frontier position i into WORKDIR/part-i.out and its proof files,
     unless a run before did (its .out has a result other than unknown, and its proofs).
 
@@ -51,8 +53,14 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
     once the part is solved, stopped or run at the last pass.
 
     With root and run_id (the driver's early stop), a part solved now is followed by
-    `prune`; a part that is then no longer needed stops, its solve killed when it runs
-    (its files removed, as if it never ran), and returns `stopped`."""
+    `prune`; a part that is then no longer needed stops, its solve killed (or, in a kept
+    process, stopped) when it runs (its files removed, as if it never ran), and returns
+    `stopped`.
+
+    With keep (the driver's --keep-solvers), the solve runs in the slot's kept process
+    (cluster/solver.py), whose table goes on from part to part; HASH_DIR's slot file is
+    then where that process starts from and saves its table (every half hour and when
+    it ends) instead of a file read and written by every part."""
     out_path = os.path.join(workdir, f"part-{i}.out")
     worker = get_worker()
     table = hash_dir and os.path.join(
@@ -75,28 +83,26 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
                 or name.startswith(f"part-{i}-tmp-")):
             os.remove(os.path.join(workdir, name))
     tmp = f"part-{i}-tmp-{uuid.uuid4().hex}"
-    cmd = solve_command(kharbaga, rules, tables, position)
-    if hash_mib:
-        cmd += ["--hash", str(hash_mib)]
+    solver = Solver(kharbaga, rules, tables, hash_mib, table, slot if keep else None)
+    job = ["--position", position]
     if seconds:
-        cmd += ["--time", str(seconds)]
+        job += ["--time", str(seconds)]
     if nodes:
-        cmd += ["--nodes", str(nodes)]
+        job += ["--nodes", str(nodes)]
     if table:
-        cmd += ["--hash-file", table]
         os.makedirs(hash_dir, exist_ok=True)
         if os.path.exists(own) or more_passes and room_for_resume(hash_dir, hash_mib):
-            cmd += ["--resume", own]
-    cmd += ["--proof", os.path.join(workdir, f"{tmp}.txt.gz")]
+            job += ["--resume", own]
+    job += ["--proof", os.path.join(workdir, f"{tmp}.txt.gz")]
     stop = still_needed and (lambda: not still_needed())
     start = time.monotonic()
-    out = run_command(cmd, stop=stop)
+    out = solver.run(job, stop)
     for flag, path in [("--hash-file", table), ("--resume", own)]:
         if (out is not None and out.returncode == 2 and path
                 and f"{flag} {path}:" in out.stderr):
             # A table from another build or damaged: start without it.
             os.remove(path)
-            out = run_command(cmd, stop=stop)
+            out = solver.run(job, stop)
     elapsed = time.monotonic() - start
     if own and (out is None or not more_passes or out.returncode != 0
                 or (result_of(out.stdout) or {}).get("value") != "unknown"):
@@ -111,10 +117,11 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
         return dict(position=position, value=None, move=None, index=i, seconds=elapsed,
                     already=False, stopped=True, worker=worker)
     if out.returncode != 0:
-        raise RuntimeError(failure(cmd, out))
+        raise RuntimeError(failure(out.args, out))
     result = result_of(out.stdout)
     if result is None:
-        raise RuntimeError(f"`{' '.join(cmd)}` printed no result line:\n{out.stdout[-2000:]}")
+        raise RuntimeError(f"`{' '.join(out.args)}` printed no result line:\n"
+                           f"{out.stdout[-2000:]}")
     for final in part_files(workdir, i, result["value"]):
         made = final.replace(f"part-{i}.", f"{tmp}.", 1)
         os.replace(os.path.join(workdir, made), os.path.join(workdir, final))

@@ -24,6 +24,7 @@ import commands
 import frontier
 import part
 import proof
+import solver
 import workdir
 from level import BadInput, Level
 from shared import default_kharbaga, shared_dir_problem
@@ -31,7 +32,7 @@ from slots import Slots
 
 # The tasks are pickled by value, as they were when they were all defined in this file
 # (and as shared.py's are): a worker needs the kharbaga binary, not these modules.
-for module in (commands, workdir, frontier, part, proof):
+for module in (commands, workdir, frontier, part, proof, solver):
     cloudpickle.register_pickle_by_value(module)
 
 
@@ -51,8 +52,9 @@ def task(fn, *args):
 class Tasks:
     """Submits the driver's tasks to `client`'s cluster, each through `task`."""
 
-    def __init__(self, client):
+    def __init__(self, client, pinned=None):
         self.client = client
+        self.pinned = pinned
 
     def light(self, fn, *args):
         """Submits a short task (a frontier, a prune, a combine, a check): ahead of the
@@ -60,9 +62,12 @@ class Tasks:
         lists its frontier as soon as one is free, not after the parts queued before it."""
         return self.client.submit(task, fn, *args, priority=PRIORITY_LIGHT, pure=False)
 
-    def part(self, key, fn, *args):
-        """Submits a part's task under `key`."""
-        return self.client.submit(task, fn, *args, key=key, pure=False)
+    def part(self, key, slot, fn, *args):
+        """Submits a part's task under `key`, to run in `slot`: on the slot's own worker
+        when the slots are pinned (`pinned`, a list of worker names: slot s runs on
+        pinned[s % len(pinned)]), else on any."""
+        workers = self.pinned and [self.pinned[slot % len(self.pinned)]]
+        return self.client.submit(task, fn, *args, key=key, pure=False, workers=workers)
 
     def cancel(self, futures):
         self.client.cancel(futures)
@@ -76,10 +81,20 @@ def run(client, args, kharbaga, slots=None):
     if problem:
         raise BadInput(problem)
     slots = slots or max(1, sum(w.get("nthreads", 1) for w in workers.values()))
-    status = Level(Tasks(client), args, kharbaga, args.position, args.moves, args.workdir,
+    tasks = Tasks(client, pinned_slots(workers) if args.keep_solvers else None)
+    status = Level(tasks, args, kharbaga, args.position, args.moves, args.workdir,
                    (), Slots(slots), slots).solve()[0]
     archive.keep(args.workdir, args.archive)
     return status
+
+
+def pinned_slots(workers):
+    """The worker of each slot, in turn, for `Tasks.pinned`: each worker (by its name, which
+    a restarted worker keeps) once for each thread but the one left for the short tasks."""
+    return [name for name, threads in
+            sorted(((w["name"], w.get("nthreads", 1)) for w in workers.values()),
+                   key=lambda named: str(named[0]))
+            for _ in range(max(1, threads - 1))]
 
 
 def positive(text):
@@ -142,6 +157,13 @@ def main():
                    "with what the worker's parts before it found (`kharbaga solve "
                    "--hash-file`); and between passes a part left unknown keeps its own "
                    "table there, so that its next pass goes on from it (`--resume`)")
+    p.add_argument("--keep-solvers", action="store_true",
+                   help="run each slot's parts in one `kharbaga solve --serve` process "
+                   "kept on the slot's own worker, its table kept from part to part: a "
+                   "part starts with every solved entry of the slot's parts before it, "
+                   "and no table file is read or written a part (with --hash-dir, the "
+                   "process starts from the slot's file and saves its table there every "
+                   "half hour and when it ends)")
     p.add_argument("--binary", default=default_kharbaga(), metavar="PATH",
                    help="the kharbaga binary (default: target/release/kharbaga of this "
                    "repository, else kharbaga on PATH)")

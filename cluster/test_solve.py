@@ -47,11 +47,13 @@ from frontier import make_frontier  # noqa: E402 (the driver's frontier task)
 from feed import Feed  # noqa: E402 (the driver's feed of a pass's parts)
 from level import Level  # noqa: E402 (a level of the driver's split tree)
 from slots import Slots  # noqa: E402 (the driver's slots for the parts)
+import solver  # noqa: E402 (the driver's kept solver processes)
 
 DRIVER = os.path.join(HERE, "solve.py")
 ARCHIVE = os.path.join(HERE, "archive.py")
 POSITION = "W:Ba1,g1,d2:Wb4,c7,b8,d8,h8,e9,g9"
 LOSS = "B:Bb2,b4:WKg1,i5,e7,a9,e9,i9"  # 8 pieces, Black to move loses
+HARD = "W:Ba1,e1,g1,i1,h2,a3,e5:Wa7,c7,b8,d8,a9,e9,i9"  # 14 pieces, open after hours
 PLIES = 2
 # No default tables (~/.local/share/kharbaga/tables) for the driver's commands nor ours.
 ENV = dict(os.environ, XDG_DATA_HOME="/nonexistent/kharbaga-tests")
@@ -207,6 +209,42 @@ def main():
               and sum("(an earlier solve's, " in o for o in outs) >= n - 2,
               f"{len(outs)} parts; {sum('(an earlier solve' in o for o in outs)} carried")
         check("and the proof holds", "proof holds:" in carry.stdout, show(carry))
+
+        # --keep-solvers: each slot's parts run in one kept process on the slot's own
+        # worker, which starts from the slot's file (written by the run above) and saves
+        # its table there when the run ends.
+        keep_dir = os.path.join(tmp, "keep")
+        before = {f: os.stat(os.path.join(tables_dir, f)).st_mtime_ns
+                  for f in os.listdir(tables_dir)}
+        keep = driver(kharbaga, keep_dir, "--every-part", "--hash", "1", "--hash-dir",
+                      tables_dir, "--keep-solvers")
+        check("with --keep-solvers the driver exits 0 with a win",
+              keep.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
+                                                 keep.stdout, re.M), show(keep))
+        check("and the proof holds", "proof holds:" in keep.stdout, show(keep))
+        outs = []
+        for name in os.listdir(keep_dir):
+            if re.fullmatch(r"part-\d+\.out", name):
+                with open(os.path.join(keep_dir, name)) as f:
+                    outs.append(f.read())
+        carried = [int(m.group(1)) for o in outs for m in
+                   [re.search(r"^table: (\d+) solved entries from the solves before$", o,
+                              re.M)] if m]
+        check("every part ran in a kept process, each with the solved entries before it",
+              len(outs) == n and len(carried) == n and all(c > 0 for c in carried)
+              and not any("hash file: " in o for o in outs),
+              f"{len(outs)} parts, {carried}")
+        workers = set(re.findall(r"^\[\d+/\d+\] part-\d+ \S+: .*?\([\d.]+s, (tcp://[^)]+)\)",
+                                 keep.stdout, re.M))
+        check("two slots, each on its own worker", len(workers) == 2, workers)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(
+                os.stat(os.path.join(tables_dir, f)).st_mtime_ns == t
+                for f, t in before.items()):
+            time.sleep(0.5)
+        check("each kept process saved its slot's table when the run ended",
+              all(os.stat(os.path.join(tables_dir, f)).st_mtime_ns != t
+                  for f, t in before.items()), sorted(before))
 
         # By default the driver stops once the parts solved decide the root: the parts
         # still running are killed and the others not started, and the proof holds.
@@ -682,6 +720,40 @@ exec '{kharbaga}' "$@"
         finished = commands.run_command(["echo", "done"], stop=lambda: False)
         check("a command that ends before any stop gives its output",
               finished.returncode == 0 and finished.stdout == "done\n", finished)
+
+        # A kept process (--keep-solvers): the stop stops its solve, not the process, whose
+        # table then carries the solved entries to the next request; a request it cannot
+        # read is refused and it goes on; closed, it saves its table and ends.
+        kept_file = os.path.join(tmp, "kept-process.khtt")
+        process = solver.KeptProcess([kharbaga, "solve", "--serve", "--hash", "64",
+                                      "--hash-file", kept_file])
+        stop = threading.Event()
+        threading.Timer(2.0, stop.set).start()
+        start = time.monotonic()
+        stopped = process.solve(["--position", HARD, "--time", "600"], stop=stop.is_set)
+        check("a kept process's solve stops within seconds, and the process stays",
+              stopped is None and time.monotonic() - start < 15 and process.alive(),
+              f"{stopped}, {time.monotonic() - start:.1f}s")
+        refused = process.solve(["--position", "garbage"])
+        check("a request it cannot read is refused (status 2, saying why)",
+              refused.returncode == 2 and refused.stderr.startswith("error: ")
+              and "garbage" in refused.stderr and process.alive(), refused)
+        answered = process.solve(["--position", POSITION, "--nodes", "2000000"])
+        carried = re.search(r"^table: (\d+) solved entries from the solves before$",
+                            answered.stdout, re.M)
+        check("the next request is answered, with the stopped solve's solved entries",
+              answered.returncode == 0 and commands.result_of(answered.stdout)
+              and commands.result_of(answered.stdout)["value"] == "win"
+              and carried and int(carried.group(1)) > 1000, answered)
+        again = process.solve(["--position", POSITION, "--nodes", "2000000"])
+        check("the same position again is answered from the table at once",
+              again.returncode == 0 and commands.result_of(again.stdout)["value"] == "win"
+              and re.search(r"^0 nodes in ", again.stdout, re.M), again)
+        process.close()
+        process.proc.wait(60)
+        check("closed, the process ends and saves its table",
+              process.proc.returncode == 0 and os.path.getsize(kept_file) > 40,
+              f"status {process.proc.returncode}")
 
         # --scheduler: a cluster of its own, whose scheduler and workers run in another
         # directory and cannot import the driver's modules: the tasks must carry them.

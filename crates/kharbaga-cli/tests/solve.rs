@@ -372,3 +372,89 @@ fn a_combine_left_open_gives_each_needed_part_the_fewest_that_decide_the_root_th
         );
     }
 }
+
+/// Each answer of `kharbaga solve --serve` to `requests` (its output split at the `end`
+/// lines), and its standard error.
+fn serve(args: &[&str], requests: &str) -> (Vec<String>, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kharbaga"))
+        .args(["solve", "--serve"])
+        .args(args)
+        .env("XDG_DATA_HOME", "/nonexistent/kharbaga-tests")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kharbaga runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(requests.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut answers: Vec<String> = text.split_inclusive("end\n").map(String::from).collect();
+    assert!(answers.iter().all(|a| a.ends_with("\nend\n")), "{text}");
+    for a in &mut answers {
+        a.truncate(a.len() - "end\n".len());
+    }
+    (answers, stderr(&out))
+}
+
+/// From an engine game, 14 pieces: open after hours.
+const HARD: &str = "W:Ba1,e1,g1,i1,h2,a3,e5:Wa7,c7,b8,d8,a9,e9,i9";
+
+#[test]
+fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
+    let dir = temp_dir("serve");
+    let proof = dir.join("p.txt");
+    let file = dir.join("table.khtt");
+    let requests = format!(
+        "--position\t{LOSS}\t--proof\t{}\n--position\tnonsense\n\n--position\t{LOSS}\n\
+         --position\t{HARD}\t--nodes\t5000\n",
+        proof.display()
+    );
+    let (answers, _) = serve(&["--hash", "1", "--hash-file", file.to_str().unwrap()], &requests);
+    assert_eq!(answers.len(), 4, "an answer a request, none for the empty line");
+
+    // The first as `kharbaga solve` answers it, with its proof.
+    let alone = run(&["solve", "--hash", "1", "--position", LOSS]);
+    let first = &answers[0];
+    assert!(first.starts_with(&format!("solving {LOSS} ")), "{first}");
+    assert!(first.contains("\ntable: 0 solved entries from the solves before\n"));
+    assert_eq!(nodes(first), nodes(&stdout(&alone)), "{first}");
+    assert!(first.ends_with(&format!("result: {LOSS} loss\n")), "{first}");
+    let check = run(&["verify-proof", proof.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", stderr(&check));
+
+    // A request that cannot be read is refused with a message, and the next is answered.
+    assert!(
+        answers[1].starts_with("error: ") && answers[1].contains("nonsense"),
+        "{}",
+        answers[1]
+    );
+    assert_eq!(answers[1].lines().count(), 1, "{}", answers[1]);
+
+    // The same position again: its value is in the table the first left.
+    let again = &answers[2];
+    assert!(!again.contains("table: 0 solved"), "{again}");
+    assert!(again.ends_with(&format!("result: {LOSS} loss\n")), "{again}");
+    assert!(nodes(again) * 10 < nodes(first), "{again}");
+    assert!(
+        answers[3].ends_with(&format!("result: {HARD} unknown\n")),
+        "each request has its own limits: {}",
+        answers[3]
+    );
+
+    // At the end of the input the table is saved; a server started from it knows the loss.
+    assert!(std::fs::metadata(&file).unwrap().len() > 40);
+    let (from_file, _) = serve(
+        &["--hash", "1", "--hash-file", file.to_str().unwrap()],
+        &format!("--position\t{LOSS}\n"),
+    );
+    assert!(!from_file[0].contains("table: 0 solved"), "{}", from_file[0]);
+    assert!(nodes(&from_file[0]) * 10 < nodes(first), "{}", from_file[0]);
+}

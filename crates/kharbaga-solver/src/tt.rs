@@ -262,6 +262,34 @@ impl Tt {
         self.carried
     }
 
+    /// Keeps the solved entries as carried over from an earlier solve (the first replaced,
+    /// as [`Tt::put_carried`] stores them) and drops the open ones, whose numbers were
+    /// worked out for this solve's root and mislead another (see [`crate::tt_file`]): a
+    /// table kept for the next solve (`kharbaga solve --serve`) carries what a file of its
+    /// solved entries would, all of them. Returns the number of entries kept.
+    pub fn carry_over(&mut self) -> usize {
+        let mut kept = 0;
+        for bucket in self.live_mut() {
+            for i in 0..BUCKET {
+                if bucket.keys[i] == 0 {
+                    continue;
+                }
+                let e = unpack(0, &bucket.numbers[i]);
+                if e.pn == 0 || e.dn == 0 {
+                    bucket.carried |= 1 << i;
+                    kept += 1;
+                } else {
+                    bucket.keys[i] = 0;
+                    bucket.numbers[i] = [0; PACKED];
+                    bucket.carried &= !(1 << i);
+                }
+            }
+        }
+        self.used = kept;
+        self.carried |= kept > 0;
+        kept
+    }
+
     /// Every entry, bucket by bucket.
     pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
         self.live().iter().flat_map(|bucket| {
@@ -524,6 +552,49 @@ mod tests {
             "then as before: the solved entry stays"
         );
         assert_eq!(tt.get(33), None);
+    }
+
+    #[test]
+    fn carrying_over_keeps_the_solved_entries_marked_and_drops_the_open_ones() {
+        let mut tt = Tt::new(1);
+        let entry = |k: u64, pn, dn| Entry {
+            key: (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) << 1) | 1,
+            pn,
+            dn,
+            work: k as u32 + 1,
+            dist: 3,
+            aux: 4,
+        };
+        let all: Vec<Entry> = (0..300u64)
+            .map(|k| match k % 3 {
+                0 => entry(k, 0, INF),
+                1 => entry(k, INF, 0),
+                _ => entry(k, 5, 6),
+            })
+            .collect();
+        for e in &all {
+            tt.put(*e);
+        }
+        assert_eq!(tt.used, all.len(), "the table holds them all");
+        assert!(!tt.has_carried());
+        assert_eq!(tt.carry_over(), 200);
+        assert!(tt.has_carried());
+        assert_eq!(tt.used, 200);
+        let kept = contents(&tt);
+        let solved: Vec<Entry> = all.iter().filter(|e| e.solved()).copied().collect();
+        assert_eq!(kept.len(), solved.len());
+        assert!(kept.iter().all(|&(_, carried)| carried), "every one marked");
+        for e in &all {
+            let back = tt.get(e.key);
+            if e.solved() {
+                assert_eq!(
+                    back.map(|b| (b.pn, b.dn, b.dist, b.aux)),
+                    Some((e.pn, e.dn, 3, 4))
+                );
+            } else {
+                assert_eq!(back, None, "an open entry is dropped");
+            }
+        }
     }
 
     #[test]

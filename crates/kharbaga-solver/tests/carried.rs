@@ -64,7 +64,7 @@ fn solver() -> Solver<'static> {
         tables: None,
         limits: Limits {
             nodes: Some(1_000_000),
-            deadline: None,
+            ..Limits::default()
         },
         proofs: true,
     }

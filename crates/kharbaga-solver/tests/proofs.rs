@@ -41,7 +41,7 @@ fn solve_with(fen: &str, tables: Option<&Tablebase>) -> (Position, Solution) {
         tables,
         limits: Limits {
             nodes: Some(3_000_000),
-            deadline: None,
+            ..Limits::default()
         },
         proofs: true,
     };

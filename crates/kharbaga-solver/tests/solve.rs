@@ -35,7 +35,7 @@ fn solve(pos: &Position, tables: Option<&Tablebase>, nodes: u64) -> Solution {
         tables,
         limits: Limits {
             nodes: Some(nodes),
-            deadline: None,
+            ..Limits::default()
         },
         proofs: false,
     };
@@ -191,7 +191,7 @@ fn solver(limits: Limits, proofs: bool) -> Solver<'static> {
 fn nodes(n: u64) -> Limits {
     Limits {
         nodes: Some(n),
-        deadline: None,
+        ..Limits::default()
     }
 }
 
@@ -234,8 +234,8 @@ fn the_limits_bound_the_searches_that_write_a_proof() {
     // they just took (a slower run must not cut them instead), and then the writing, which
     // does not end, must stop at it.
     let clock = Limits {
-        nodes: None,
         deadline: Some(Instant::now() + 4 * searches + Duration::from_millis(200)),
+        ..Limits::default()
     };
     let s = solver(clock, true)
         .solve(&pos, &mut Tt::new(0), &mut |_| {})

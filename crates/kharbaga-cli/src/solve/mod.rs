@@ -1,6 +1,7 @@
 //! `kharbaga solve`: prove the value of a position with the proof-number search, write the
 //! proof, split the work into a frontier and combine the parts.
 
+mod serve;
 mod split;
 
 use crate::analyze::nps;
@@ -90,6 +91,16 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u32).range(1..=64))]
     frontier: Option<u32>,
 
+    /// Solve the requests read from standard input instead, one a line, with one table
+    /// kept from each to the next (its solved entries carried over): for a driver that
+    /// gives one process its parts in turn. A request is a solve's arguments separated by
+    /// tabs (--position P [--moves M] [--time S] [--nodes N] [--proof FILE] [--resume
+    /// FILE]); its answer is a solve's output, then a line `end`. A line `stop` stops the
+    /// solve running. With --hash-file the table starts from the file and is saved there
+    /// at the end of the input (and every half hour)
+    #[arg(long, conflicts_with_all = ["frontier", "combine", "proof", "resume", "time", "nodes"])]
+    serve: bool,
+
     /// Combine a frontier file (from --frontier), outputs of `kharbaga solve` on its
     /// positions and their proof files into the value of the frontier's root (and, with
     /// --proof, its proof), instead of solving
@@ -116,22 +127,23 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         let proof = args.proof.as_deref();
         return split::combine(&mut out, &args.combine, &rules, tables.as_deref(), proof);
     }
-    let limits = Limits {
-        nodes: args.nodes,
-        deadline: args.time.map(|s| Instant::now() + Duration::from_secs(s)),
+    if args.serve {
+        let file = args.hash_file.as_deref().map(|path| (path, pos));
+        return serve::serve(rules, tables.as_deref(), args.hash as usize, file);
+    }
+    let mut tt = Tt::new(args.hash as usize);
+    let job = Job {
+        pos,
+        limits: Limits {
+            nodes: args.nodes,
+            deadline: args.time.map(|s| Instant::now() + Duration::from_secs(s)),
+            stop: None,
+        },
+        proof: args.proof.as_deref(),
+        resume: args.resume.as_deref(),
     };
     let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "solving {} ({} to move) under {rules}{}",
-        pos.to_fen(),
-        color_name(pos.turn()),
-        match &tables {
-            Some(tb) => format!(", tables of {}", tb.extent()),
-            None => String::new(),
-        }
-    )?;
-    let mut tt = Tt::new(args.hash as usize);
+    job.announce(&mut out, &rules, tables.as_deref())?;
     if let Some(path) = &args.hash_file {
         let from = match load_table(&mut tt, &rules, &pos, "--hash-file", path)? {
             Some(got) => format!("an earlier solve's, {} entries", got.entries),
@@ -139,40 +151,82 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         };
         writeln!(out, "hash file: {} ({from})", path.display())?;
     }
-    if let Some(path) = &args.resume {
-        let from = match load_table(&mut tt, &rules, &pos, "--resume", path)? {
-            Some(got) if got.open > 0 => format!(
-                "this position's earlier solve goes on: {} entries, {} of them open",
-                got.entries, got.open
-            ),
-            Some(got) => format!("{} solved entries", got.entries),
-            None => "new".to_string(),
-        };
-        writeln!(out, "resume file: {} ({from})", path.display())?;
-    }
-    let solution = solve(
-        &pos,
-        rules,
-        tables.as_deref(),
-        limits,
-        &mut tt,
-        args.proof.is_some(),
-    )?;
-    report(&mut out, &pos, &solution)?;
-    if let Some(path) = &args.proof {
-        write_proofs(&mut out, path, &rules, &solution)?;
-    }
-    writeln!(out, "result: {}", result_line(&pos, &solution.verdict))?;
-    let files = [(&args.hash_file, Keep::Solved), (&args.resume, Keep::All)];
-    for (path, keep) in files {
-        if let Some(path) = path {
-            // The result stands without it: a table that cannot be saved is only a warning.
-            if let Err(e) = save_table(&tt, &rules, &pos, keep, path) {
-                eprintln!("warning: the table was not saved: {}: {e}", path.display());
-            }
-        }
+    job.run(&mut out, &rules, tables.as_deref(), &mut tt)?;
+    if let Some(path) = &args.hash_file {
+        keep_table(&tt, &rules, &pos, Keep::Solved, path);
     }
     Ok(())
+}
+
+/// One solve: of `run`, or of a request of `--serve`.
+struct Job<'a> {
+    pos: Position,
+    limits: Limits,
+    proof: Option<&'a Path>,
+    resume: Option<&'a Path>,
+}
+
+impl Job<'_> {
+    /// Prints the first line of the solve's output: the position, the rules, the tables.
+    fn announce(
+        &self,
+        out: &mut impl Write,
+        rules: &Rules,
+        tables: Option<&Tablebase>,
+    ) -> io::Result<()> {
+        let pos = &self.pos;
+        writeln!(
+            out,
+            "solving {} ({} to move) under {rules}{}",
+            pos.to_fen(),
+            color_name(pos.turn()),
+            match tables {
+                Some(tb) => format!(", tables of {}", tb.extent()),
+                None => String::new(),
+            }
+        )
+    }
+
+    /// Solves with `tt` (after the resume file's entries, when there is one) and prints
+    /// the result, writes the proofs, and saves the resume file.
+    fn run(
+        &self,
+        out: &mut impl Write,
+        rules: &Rules,
+        tables: Option<&Tablebase>,
+        tt: &mut Tt,
+    ) -> Result<(), CliError> {
+        let pos = &self.pos;
+        if let Some(path) = self.resume {
+            let from = match load_table(tt, rules, pos, "--resume", path)? {
+                Some(got) if got.open > 0 => format!(
+                    "this position's earlier solve goes on: {} entries, {} of them open",
+                    got.entries, got.open
+                ),
+                Some(got) => format!("{} solved entries", got.entries),
+                None => "new".to_string(),
+            };
+            writeln!(out, "resume file: {} ({from})", path.display())?;
+        }
+        let solution = solve(pos, *rules, tables, self.limits, tt, self.proof.is_some())?;
+        report(out, pos, &solution)?;
+        if let Some(path) = self.proof {
+            write_proofs(out, path, rules, &solution)?;
+        }
+        writeln!(out, "result: {}", result_line(pos, &solution.verdict))?;
+        if let Some(path) = self.resume {
+            keep_table(tt, rules, pos, Keep::All, path);
+        }
+        Ok(())
+    }
+}
+
+/// Saves the table as [`save_table`] does; the result stands without it, so a table that
+/// cannot be saved is only a warning.
+fn keep_table(tt: &Tt, rules: &Rules, root: &Position, keep: Keep, path: &Path) {
+    if let Err(e) = save_table(tt, rules, root, keep, path) {
+        eprintln!("warning: the table was not saved: {}: {e}", path.display());
+    }
 }
 
 /// Solves `pos`, showing progress on a terminal.

@@ -19,6 +19,7 @@
 //! Proofs and disproofs carry the range of no-progress counts they hold for (see
 //! [`crate::tt`]), so a proof found with a low count is not used where the count is too high.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use kharbaga::{Color, Move, Position, Rules};
@@ -110,6 +111,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop at this time.
     pub deadline: Option<Instant>,
+    /// Stop once this flag is set (by another thread: `kharbaga solve --serve` stops a
+    /// solve when asked). Looked at with the clock, every 1,024 nodes.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 /// Counters of a search.
@@ -387,6 +391,7 @@ impl<'a> Search<'a> {
     pub fn over_limits(&mut self) -> bool {
         if self.limits.nodes.is_some_and(|n| self.stats.nodes >= n)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
         {
             self.aborted = true;
         }
@@ -547,7 +552,7 @@ mod tests {
         let mut search = Search::new(&rules, None, &mut tt, Color::Black)
             .with_limits(Limits {
                 nodes: Some(20_000),
-                deadline: None,
+                ..Limits::default()
             })
             .with_report(1, &mut report);
         let root = search.run(&pos, 0);
