@@ -417,8 +417,15 @@ fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
          --position\t{HARD}\t--nodes\t5000\n",
         proof.display()
     );
-    let (answers, _) = serve(&["--hash", "1", "--hash-file", file.to_str().unwrap()], &requests);
-    assert_eq!(answers.len(), 4, "an answer a request, none for the empty line");
+    let (answers, _) = serve(
+        &["--hash", "1", "--hash-file", file.to_str().unwrap()],
+        &requests,
+    );
+    assert_eq!(
+        answers.len(),
+        4,
+        "an answer a request, none for the empty line"
+    );
 
     // The first as `kharbaga solve` answers it, with its proof.
     let alone = run(&["solve", "--hash", "1", "--position", LOSS]);
@@ -426,7 +433,10 @@ fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
     assert!(first.starts_with(&format!("solving {LOSS} ")), "{first}");
     assert!(first.contains("\ntable: 0 solved entries from the solves before\n"));
     assert_eq!(nodes(first), nodes(&stdout(&alone)), "{first}");
-    assert!(first.ends_with(&format!("result: {LOSS} loss\n")), "{first}");
+    assert!(
+        first.ends_with(&format!("result: {LOSS} loss\n")),
+        "{first}"
+    );
     let check = run(&["verify-proof", proof.to_str().unwrap()]);
     assert!(check.status.success(), "{}", stderr(&check));
 
@@ -441,7 +451,10 @@ fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
     // The same position again: its value is in the table the first left.
     let again = &answers[2];
     assert!(!again.contains("table: 0 solved"), "{again}");
-    assert!(again.ends_with(&format!("result: {LOSS} loss\n")), "{again}");
+    assert!(
+        again.ends_with(&format!("result: {LOSS} loss\n")),
+        "{again}"
+    );
     assert!(nodes(again) * 10 < nodes(first), "{again}");
     assert!(
         answers[3].ends_with(&format!("result: {HARD} unknown\n")),
@@ -455,6 +468,41 @@ fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
         &["--hash", "1", "--hash-file", file.to_str().unwrap()],
         &format!("--position\t{LOSS}\n"),
     );
-    assert!(!from_file[0].contains("table: 0 solved"), "{}", from_file[0]);
+    assert!(
+        !from_file[0].contains("table: 0 solved"),
+        "{}",
+        from_file[0]
+    );
     assert!(nodes(&from_file[0]) * 10 < nodes(first), "{}", from_file[0]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_serving_solve_whose_parent_ends_stops_saves_its_table_and_ends() {
+    use std::process::Command;
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("serve-orphan");
+    let file = dir.join("table.khtt");
+    // The shell starts the server with a request of hours and an input left open, then is
+    // killed: the server's parent is gone, but not the end of its input.
+    let script = format!(
+        "(printf -- '--position\\t{HARD}\\t--time\\t3600\\n'; sleep 30) | \
+         '{}' solve --serve --hash 16 --hash-file '{}' >/dev/null & sleep 30",
+        env!("CARGO_BIN_EXE_kharbaga"),
+        file.display()
+    );
+    let mut shell = Command::new("sh")
+        .args(["-c", &script])
+        .env("XDG_DATA_HOME", "/nonexistent/kharbaga-tests")
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(!file.exists(), "nothing saved while the solve runs");
+    shell.kill().unwrap();
+    shell.wait().unwrap();
+    let start = Instant::now();
+    while !file.exists() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(file.exists(), "the table is saved within seconds");
 }

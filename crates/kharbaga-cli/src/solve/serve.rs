@@ -10,9 +10,10 @@
 //! [--moves M] [--time S] [--nodes N] [--proof FILE] [--resume FILE]`). Its answer is what
 //! `kharbaga solve` prints, then a line `end`; a request that cannot be read is answered by
 //! a line `error: ...` and `end`, and the process goes on. A line `stop` stops the solve
-//! running (it ends at once with the value unknown). At the end of the input the process
-//! saves its table to `--hash-file` (when given; also after a request when the last save is
-//! half an hour old) and exits.
+//! running (it ends at once with the value unknown). At the end of the input, or once the
+//! process that started it has ended (the solve running stopped), the process saves its
+//! table to `--hash-file` (when given; also after a request when the last save is half an
+//! hour old) and exits.
 
 use super::{keep_table, load_table, Job};
 use crate::args::{CliError, PositionArgs};
@@ -89,6 +90,7 @@ pub fn serve(
     // The input is read by a thread of its own, so that a `stop` line is seen while a
     // solve runs.
     let (requests, received) = mpsc::channel();
+    let orphaned = requests.clone();
     std::thread::spawn(move || {
         for line in io::stdin().lock().lines() {
             let Ok(line) = line else { break };
@@ -97,22 +99,34 @@ pub fn serve(
             } else {
                 // A stop sent for the request before, after it ended, must not stop this one.
                 STOP.store(false, Ordering::Relaxed);
-                if requests.send(line).is_err() {
+                if requests.send(Some(line)).is_err() {
                     break;
                 }
             }
         }
+        let _ = requests.send(None); // the end of the input
     });
+    #[cfg(unix)]
+    std::thread::spawn(move || {
+        // A process whose parent has ended (a driver killed) has no one to answer: the
+        // solve running stops, and the process saves its table and ends.
+        let parent = std::os::unix::process::parent_id();
+        while std::os::unix::process::parent_id() == parent {
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        STOP.store(true, Ordering::Relaxed);
+        let _ = orphaned.send(None);
+    });
+    #[cfg(not(unix))]
+    drop(orphaned);
     let mut out = io::stdout().lock();
-    for line in received {
+    for line in received.iter().map_while(|line| line) {
         if line.trim().is_empty() {
             continue;
         }
-        if let Err(e) = server.answer(&mut out, &line) {
-            writeln!(out, "error: {}", e.to_string().replace('\n', " "))?;
+        if server.respond(&mut out, &line).is_err() {
+            break; // no one reads the answers any more
         }
-        writeln!(out, "end")?;
-        out.flush()?;
         server.save(false);
     }
     server.save(true);
@@ -120,6 +134,16 @@ pub fn serve(
 }
 
 impl Server<'_> {
+    /// Answers the request `line` ([`Server::answer`], or the error that refuses it),
+    /// then `end`.
+    fn respond(&mut self, out: &mut impl Write, line: &str) -> io::Result<()> {
+        if let Err(e) = self.answer(out, line) {
+            writeln!(out, "error: {}", e.to_string().replace('\n', " "))?;
+        }
+        writeln!(out, "end")?;
+        out.flush()
+    }
+
     /// Solves the request `line`, with the solved entries of the requests before carried
     /// over in the table, printing what `kharbaga solve` prints.
     fn answer(&mut self, out: &mut impl Write, line: &str) -> Result<(), CliError> {
