@@ -31,7 +31,7 @@ use crate::tt::{key, Entry, Tt, INF};
 
 mod numbers;
 
-use numbers::{combine, grow, initial_number, numbers, sat_add, select, settle};
+use numbers::{combine, grow, initial_number, sat_add, scan, settle};
 
 /// No path dependency.
 const NONE: usize = usize::MAX;
@@ -476,14 +476,13 @@ impl<'a> Search<'a> {
         self.kids[depth] = kids;
         loop {
             let kids = &self.kids[depth];
-            let (pn, dn) = numbers(or, kids);
+            let (pn, dn, best, second) = scan(or, kids);
             if depth == 0 {
                 self.root = (pn, dn);
             }
             if pn >= th_pn || dn >= th_dn || self.aborted {
                 break;
             }
-            let (best, second) = select(or, kids);
             let k = &kids[best];
             let (c_pn, c_dn) = if or {
                 (

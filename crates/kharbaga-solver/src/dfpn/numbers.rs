@@ -64,21 +64,45 @@ fn weak_sum(values: impl Iterator<Item = u32>) -> u32 {
     }
 }
 
-/// The child to search (smallest proof number at an OR node, smallest disproof number at an
-/// AND node) and the second-smallest number.
-pub(super) fn select(or: bool, kids: &[Kid]) -> (usize, u32) {
-    let n = |k: &Kid| if or { k.num.pn } else { k.num.dn };
-    let mut best = 0;
-    let mut second = INF;
-    for (i, k) in kids.iter().enumerate().skip(1) {
-        if n(k) < n(&kids[best]) {
-            second = n(&kids[best]);
+/// The node's numbers ([`numbers`]) and the child to search, in one pass over the kids, as
+/// the search loop needs them both: the proof and disproof numbers, the child (smallest
+/// proof number at an OR node, smallest disproof number at an AND node, the first of
+/// equals) and the second-smallest of those numbers.
+pub(super) fn scan(or: bool, kids: &[Kid]) -> (u32, u32, usize, u32) {
+    let (mut best, mut least, mut second) = (0, INF, INF);
+    let (mut max, mut nonzero, mut infinite) = (0, 0u32, false);
+    for (i, k) in kids.iter().enumerate() {
+        let (n, other) = if or {
+            (k.num.pn, k.num.dn)
+        } else {
+            (k.num.dn, k.num.pn)
+        };
+        if i == 0 || n < least {
+            second = if i == 0 { INF } else { least };
             best = i;
-        } else if n(k) < second {
-            second = n(k);
+            least = n;
+        } else if n < second {
+            second = n;
+        }
+        infinite |= other >= INF;
+        if other > 0 {
+            nonzero += 1;
+            max = max.max(other);
         }
     }
-    (best, second)
+    let sum = if infinite {
+        INF
+    } else if nonzero == 0 {
+        0
+    } else {
+        max.saturating_add(nonzero - 1).min(INF - 1)
+    };
+    let least = if kids.is_empty() { INF } else { least };
+    if or {
+        (least, sum, best, second)
+    } else {
+        (sum, least, best, second)
+    }
 }
 
 /// The quiet run a proven child adds to its parent's.
@@ -142,6 +166,57 @@ mod tests {
         assert_eq!(initial_number(-300), 1);
         assert!(initial_number(300) > initial_number(0));
         assert_eq!(initial_number(10_000), 30);
+    }
+
+    /// The child to search and the second-smallest number, the plain way.
+    fn select(or: bool, kids: &[Kid]) -> (usize, u32) {
+        let n = |k: &Kid| if or { k.num.pn } else { k.num.dn };
+        let mut best = 0;
+        let mut second = INF;
+        for (i, k) in kids.iter().enumerate().skip(1) {
+            if n(k) < n(&kids[best]) {
+                second = n(&kids[best]);
+                best = i;
+            } else if n(k) < second {
+                second = n(k);
+            }
+        }
+        (best, second)
+    }
+
+    #[test]
+    fn one_scan_gives_the_numbers_and_the_selection() {
+        let mut state = 12345u64;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        let pos = kharbaga::Position::start();
+        for _ in 0..20_000 {
+            let kids: Vec<Kid> = (0..1 + next(8))
+                .map(|_| {
+                    let mut number = || match next(10) {
+                        0 => 0,
+                        1 => INF,
+                        _ => 1 + next(6) as u32,
+                    };
+                    let (pn, dn) = (number(), number());
+                    Kid {
+                        pos,
+                        q: 0,
+                        quiet: true,
+                        num: Num::unknown(pn, dn),
+                    }
+                })
+                .collect();
+            for or in [true, false] {
+                let (pn, dn) = numbers(or, &kids);
+                let (best, second) = select(or, &kids);
+                assert_eq!(scan(or, &kids), (pn, dn, best, second));
+            }
+        }
     }
 
     #[test]
