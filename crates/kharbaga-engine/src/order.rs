@@ -17,9 +17,10 @@ const HISTORY_MAX: i32 = 1 << 20;
 pub struct Orderer {
     killers: Vec<[Option<MoveKey>; 2]>,
     history: Vec<i32>,
-    /// The keys of each ply's moves ([`Orderer::score_moves`]): a move's score above its
-    /// complemented index, in the order the moves are in now.
-    keys: Vec<Vec<i64>>,
+    /// The sort keys of the moves being sorted: score and complemented index.
+    keys: Vec<i64>,
+    /// A copy of the moves being sorted.
+    scratch: Vec<Move>,
 }
 
 impl Default for Orderer {
@@ -27,7 +28,8 @@ impl Default for Orderer {
         Orderer {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * NUM_POINTS * NUM_POINTS],
-            keys: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            keys: Vec::with_capacity(128),
+            scratch: Vec::with_capacity(128),
         }
     }
 }
@@ -51,51 +53,33 @@ impl Orderer {
         tt_move: Option<MoveKey>,
         ply: usize,
     ) {
-        self.score_moves(pos, moves, tt_move, ply);
-        for i in 0..moves.len() {
-            self.pick(moves, i, ply);
-        }
-    }
-
-    /// Scores the moves of `ply` for [`Orderer::pick`], which then brings them forward best
-    /// first, one at a time: a node cut off after its first moves does not order the rest.
-    pub fn score_moves(
-        &mut self,
-        pos: &Position,
-        moves: &[Move],
-        tt_move: Option<MoveKey>,
-        ply: usize,
-    ) {
         if moves.len() < 2 {
             return;
         }
-        let ply = ply.min(MAX_PLY);
-        let killers = self.killers[ply];
-        let mut keys = std::mem::take(&mut self.keys[ply]);
+        let killers = self.killers[ply.min(MAX_PLY)];
+        let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         // One key per move, the score above its complemented index: all keys differ, and
         // of equal scores the earlier move has the larger key (a stable order).
         keys.extend(moves.iter().enumerate().map(|(i, m)| {
             (i64::from(self.score(pos, m, tt_move, &killers)) << 16) | i64::from(!(i as u16))
         }));
-        self.keys[ply] = keys;
-    }
-
-    /// Brings the best of `moves[i..]` (scored by [`Orderer::score_moves`] at `ply`, the
-    /// moves before `i` picked already) to `moves[i]`: picked for `i` = 0, 1, ... in turn,
-    /// the moves are in the order [`Orderer::sort`] gives.
-    #[inline]
-    pub fn pick(&mut self, moves: &mut [Move], i: usize, ply: usize) {
-        if i + 1 >= moves.len() {
-            return;
+        self.scratch.clear();
+        self.scratch.extend_from_slice(moves);
+        if keys.len() <= 16 {
+            // A move's place is the number of keys above its own: counted without a branch,
+            // where a sort of a few moves mispredicts at almost every comparison.
+            for (i, &key) in keys.iter().enumerate() {
+                let place = keys.iter().filter(|&&k| k > key).count();
+                moves[place] = self.scratch[i];
+            }
+        } else {
+            keys.sort_unstable_by(|a, b| b.cmp(a));
+            for (slot, &key) in moves.iter_mut().zip(&keys) {
+                *slot = self.scratch[usize::from(!(key as u16))];
+            }
         }
-        let keys = &mut self.keys[ply.min(MAX_PLY)];
-        let rest = &keys[i..moves.len()];
-        // The largest key found without a branch a key, then its place.
-        let most = rest.iter().copied().max().expect("a move left");
-        let j = i + rest.iter().position(|&k| k == most).expect("it is there");
-        keys.swap(i, j);
-        moves.swap(i, j);
+        self.keys = keys;
     }
 
     fn score(
@@ -150,47 +134,5 @@ impl Orderer {
         let h = &mut self.history[i];
         *h += bonus * 1024 - *h * bonus.abs() / 400;
         *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use kharbaga::Rules;
-
-    #[test]
-    fn moves_picked_in_turn_come_best_first_and_equals_in_the_generators_order() {
-        let rules = Rules::standard();
-        let mut order = Orderer::default();
-        let mut tested = 0;
-        for fen in crate::bench::POSITIONS {
-            let pos = Position::from_fen(fen).unwrap();
-            let moves = pos.legal_moves(&rules);
-            if moves.len() < 3 {
-                continue;
-            }
-            // Some history, a killer and a table move, so that the scores differ.
-            order.cutoff(&pos, &moves[1], 3, 6, &moves[..1]);
-            order.cutoff(&pos, &moves[2], 3, 4, &moves[..2]);
-            let tt_move = Some(MoveKey::of(&moves[moves.len() - 1]));
-            let killers = order.killers[3];
-            // The reference: a stable sort by score, best first.
-            let mut expected: Vec<(usize, Move)> = moves.iter().copied().enumerate().collect();
-            expected
-                .sort_by_key(|(_, m)| std::cmp::Reverse(order.score(&pos, m, tt_move, &killers)));
-            let mut picked = moves.clone();
-            order.score_moves(&pos, &picked, tt_move, 3);
-            for i in 0..picked.len() {
-                order.pick(&mut picked, i, 3);
-            }
-            let expected: Vec<Move> = expected.into_iter().map(|(_, m)| m).collect();
-            assert_eq!(picked, expected, "{fen}");
-            let mut sorted = moves.clone();
-            order.sort(&pos, &mut sorted, tt_move, 3);
-            assert_eq!(sorted, expected, "{fen}");
-            assert_eq!(picked[0], moves[moves.len() - 1], "the table move first");
-            tested += 1;
-        }
-        assert!(tested >= 5, "{tested} positions with three moves or more");
     }
 }

@@ -49,10 +49,8 @@ impl Searcher<'_> {
             return lost_at(ply);
         }
         moves.retain(|m| m.is_capture());
-        self.order.score_moves(pos, &moves, None, ply);
-        for i in 0..moves.len() {
-            self.order.pick(&mut moves, i, ply);
-            let mv = &moves[i];
+        self.order.sort(pos, &mut moves, None, ply);
+        for mv in &moves {
             let child = pos.play(mv);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.aborted {

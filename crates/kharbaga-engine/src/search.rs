@@ -318,13 +318,11 @@ impl<'a> Searcher<'a> {
                 self.shared.tt.prefetch(pos.hash_after(mv));
             }
         }
-        self.order.score_moves(pos, &moves, tt_move, ply);
+        self.order.sort(pos, &mut moves, tt_move, ply);
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move: Option<Move> = None;
-        for i in 0..moves.len() {
-            self.order.pick(&mut moves, i, ply);
-            let mv = &moves[i];
+        for (i, mv) in moves.iter().enumerate() {
             let child = pos.play(mv);
             let child_quiet = if pos.is_progress(mv) { 0 } else { quiet + 1 };
             let mut score;
