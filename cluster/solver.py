@@ -85,17 +85,22 @@ class KeptProcess:
         except OSError:
             pass
 
+    def send(self, line):
+        """Writes `line` to the process's input (nothing when it has ended: its status comes
+        with the end of its output)."""
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            pass
+
     def solve(self, job, stop=None):
         """Sends the request `job` and waits for its answer, asking stop() twice a second:
         once it is true, the solve is stopped and the answer is None. A request refused
         (`error:`) has status 2 with the error as its standard error; a process that ends
         first, its own status and standard error."""
         cmd = self.cmd + job
-        try:
-            self.proc.stdin.write("\t".join(job) + "\n")
-            self.proc.stdin.flush()
-        except OSError:
-            pass  # it has ended: its status comes below
+        self.send("\t".join(job))
         answer, stopped = [], False
         while True:
             try:
@@ -103,11 +108,7 @@ class KeptProcess:
             except queue.Empty:
                 if stop and not stopped and stop():
                     stopped = True
-                    try:
-                        self.proc.stdin.write("stop\n")
-                        self.proc.stdin.flush()
-                    except OSError:
-                        pass
+                    self.send("stop")
                 continue
             if line is None:
                 self.proc.wait()

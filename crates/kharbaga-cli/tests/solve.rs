@@ -412,10 +412,14 @@ fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
     let dir = temp_dir("serve");
     let proof = dir.join("p.txt");
     let file = dir.join("table.khtt");
+    let damaged = dir.join("damaged.khtt");
+    std::fs::write(&damaged, "KHTT and not a table").unwrap();
     let requests = format!(
-        "--position\t{LOSS}\t--proof\t{}\n--position\tnonsense\n\n--position\t{LOSS}\n\
+        "--position\t{LOSS}\t--proof\t{}\n--position\tnonsense\n\n\
+         --position\t{HARD}\t--resume\t{}\n--position\t{LOSS}\n\
          --position\t{HARD}\t--nodes\t5000\n",
-        proof.display()
+        proof.display(),
+        damaged.display()
     );
     let (answers, _) = serve(
         &["--hash", "1", "--hash-file", file.to_str().unwrap()],
@@ -423,7 +427,7 @@ fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
     );
     assert_eq!(
         answers.len(),
-        4,
+        5,
         "an answer a request, none for the empty line"
     );
 
@@ -447,9 +451,16 @@ fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
         answers[1]
     );
     assert_eq!(answers[1].lines().count(), 1, "{}", answers[1]);
+    // A resume file that is not a table is refused, and the table stays as it was.
+    let refused = answers[2].lines().last().unwrap_or_default();
+    assert!(
+        refused.starts_with("error: --resume ") && refused.contains("damaged.khtt"),
+        "{}",
+        answers[2]
+    );
 
     // The same position again: its value is in the table the first left.
-    let again = &answers[2];
+    let again = &answers[3];
     assert!(!again.contains("table: 0 solved"), "{again}");
     assert!(
         again.ends_with(&format!("result: {LOSS} loss\n")),
@@ -457,9 +468,9 @@ fn a_serving_solve_answers_each_request_with_the_table_of_those_before() {
     );
     assert!(nodes(again) * 10 < nodes(first), "{again}");
     assert!(
-        answers[3].ends_with(&format!("result: {HARD} unknown\n")),
+        answers[4].ends_with(&format!("result: {HARD} unknown\n")),
         "each request has its own limits: {}",
-        answers[3]
+        answers[4]
     );
 
     // At the end of the input the table is saved; a server started from it knows the loss.

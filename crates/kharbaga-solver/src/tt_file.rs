@@ -42,7 +42,7 @@
 //! least work goes).
 
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use kharbaga::{Position, Rules};
 
@@ -237,25 +237,27 @@ pub struct Loaded {
 
 /// Reads a table written by [`write`] under `rules` into `tt`, its entries marked as
 /// carried over ([`Tt::put_carried`]: the first replaced); the open entries only if the
-/// file was saved by a solve of `root`. On an error `tt` is left empty.
+/// file was saved by a solve of `root`. The file is checked whole before any entry goes
+/// in (it is read twice), so a file refused leaves `tt` as it was: a solver kept from part
+/// to part keeps its table when a part's resume file turns out damaged.
 pub fn read(
     tt: &mut Tt,
     rules: &Rules,
     root: &Position,
-    input: &mut impl Read,
+    input: &mut (impl Read + Seek),
 ) -> Result<Loaded, TtFileError> {
-    let result = read_into(tt, rules, root, input);
-    if result.is_err() {
-        tt.clear();
-    }
-    result
+    let start = input.stream_position()?;
+    entries(rules, root, input, |_| ())?;
+    input.seek(SeekFrom::Start(start))?;
+    entries(rules, root, input, |e| tt.put_carried(e))
 }
 
-fn read_into(
-    tt: &mut Tt,
+/// Reads a table file, checking it, and gives each entry to keep to `put`.
+fn entries(
     rules: &Rules,
     root: &Position,
     input: &mut impl Read,
+    mut put: impl FnMut(Entry),
 ) -> Result<Loaded, TtFileError> {
     let mut header = [0u8; HEADER];
     input.read_exact(&mut header).map_err(|e| match e.kind() {
@@ -290,7 +292,7 @@ fn read_into(
             return Err(TtFileError::Checksum);
         }
         if keep.keeps(&e) {
-            tt.put_carried(e);
+            put(e);
             loaded.entries += 1;
             loaded.open += u64::from(!e.solved());
         }
@@ -358,7 +360,7 @@ mod tests {
         assert_eq!(file.len(), HEADER + 2000 * RECORD + TRAILER);
         // Read into a table of another size.
         let mut back = Tt::new(2);
-        let got = read(&mut back, &rules, &root(), &mut file.as_slice()).unwrap();
+        let got = read(&mut back, &rules, &root(), &mut io::Cursor::new(&file)).unwrap();
         assert_eq!(got, loaded(2000, 0));
         assert!(back.has_carried());
         for k in 0..3000 {
@@ -378,7 +380,7 @@ mod tests {
         let file = saved_keeping(&tt, &rules, Keep::All);
         assert_eq!(file.len(), HEADER + 3000 * RECORD + TRAILER);
         let mut same = Tt::new(2);
-        let got = read(&mut same, &rules, &root(), &mut file.as_slice()).unwrap();
+        let got = read(&mut same, &rules, &root(), &mut io::Cursor::new(&file)).unwrap();
         assert_eq!(got, loaded(3000, 1000));
         for k in 0..3000 {
             assert_eq!(same.get(key_of(k)), tt.get(key_of(k)), "key {k}");
@@ -386,7 +388,7 @@ mod tests {
         // Another root: the solved entries only.
         let other = Position::from_fen("W:BKa1,c3:Wg7,Ki9").unwrap();
         let mut elsewhere = Tt::new(2);
-        let got = read(&mut elsewhere, &rules, &other, &mut file.as_slice()).unwrap();
+        let got = read(&mut elsewhere, &rules, &other, &mut io::Cursor::new(&file)).unwrap();
         assert_eq!(got, loaded(2000, 0));
         for k in 0..3000 {
             let want = if k % 3 == 2 { None } else { tt.get(key_of(k)) };
@@ -435,7 +437,13 @@ mod tests {
         let file = saved(&tt, &Rules::default());
         assert_eq!(file.len(), HEADER + kept * RECORD + TRAILER);
         let mut back = Tt::new(1);
-        read(&mut back, &Rules::default(), &root(), &mut file.as_slice()).unwrap();
+        read(
+            &mut back,
+            &Rules::default(),
+            &root(),
+            &mut io::Cursor::new(&file),
+        )
+        .unwrap();
         assert!(back
             .entries()
             .filter(Entry::solved)
@@ -444,19 +452,22 @@ mod tests {
     }
 
     #[test]
-    fn a_file_for_other_rules_or_damaged_is_refused_and_leaves_the_table_empty() {
+    fn a_file_for_other_rules_or_damaged_is_refused_and_leaves_the_table_as_it_was() {
         let rules = Rules::default();
         let file = saved(&filled(), &rules);
         let refused = |file: &[u8], rules: &Rules| {
             let mut tt = Tt::new(1);
-            tt.put(Entry {
+            let own = Entry {
                 key: 3,
                 pn: 0,
                 dn: INF,
                 ..Entry::default()
-            });
-            let e = read(&mut tt, rules, &root(), &mut &file[..]).unwrap_err();
-            assert_eq!(tt.entries().filter(Entry::solved).count(), 0);
+            };
+            tt.put(own);
+            let e = read(&mut tt, rules, &root(), &mut io::Cursor::new(file)).unwrap_err();
+            // The entry the table had, and none of the file's (its first entries are
+            // sound: only a whole check keeps them out).
+            assert_eq!(tt.entries().collect::<Vec<_>>(), vec![own]);
             assert!(!tt.has_carried());
             e
         };
