@@ -10,7 +10,7 @@ from part import solve_part
 class Feed:
     """Submits the parts of one pass of `level`, each with `seconds` and `nodes` limits,
     once a slot is free for it and if it is still worth running then, the lowest place
-    (`Level.place`) first, each asking for its slot with its key (`Level.key`). Its choice uses the level's `value` and `needed` of the last
+    (`Level.place`) first. Its choice uses the level's `value` and `needed` of the last
     look, taken in as parts end: it waits for the results of the parts that ended before it
     chooses (`wait_for_reports`, `taken_in`), so that the counts are current and no part is submitted
     for a root just decided; a part that never ran is skipped once it cannot change the
@@ -92,7 +92,7 @@ class Feed:
                 part = self.next_part()
                 if part is None:
                     break
-                key = level.key(*part)
+                key = level.path + (level.place(*part),)
                 slot = level.slots.acquire(key, level.queued, keep=True, held=held)
                 held = key
                 # The places after the results of the parts that ended meanwhile.

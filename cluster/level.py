@@ -53,9 +53,7 @@ class Level:
     that a limit left unknown split again in its own directory (to --split-unknown levels),
     and the combine, verified at the top (`path` empty: else the places, see `place`, of
     the parts that lead here from the top: its parts' slots are asked for with it). Its
-    parts run in `slots`, shared by every level, in the order of their keys (`key`: the
-    fewest parts that would decide the top's root through each, `offset()` plus the
-    level's own count); `tasks` submits the Dask tasks.
+    parts run in `slots`, shared by every level; `tasks` submits the Dask tasks.
 
     `cancelled()` turns true when the level above no longer needs this split (its root was
     decided meanwhile): from then on no part of it is needed, so none starts, and the
@@ -63,7 +61,7 @@ class Level:
     or it has none to run (the level above waits for that before it takes a slot)."""
 
     def __init__(self, tasks, args, kharbaga, position, moves, workdir, path, slots,
-                 workers, cancelled=lambda: False, queued=lambda: None, offset=lambda: 0):
+                 workers, cancelled=lambda: False, queued=lambda: None):
         self.tasks = tasks
         self.args = args
         self.kharbaga = kharbaga
@@ -76,7 +74,6 @@ class Level:
         self.workers = workers
         self.cancelled = cancelled
         self.queued = queued
-        self.offset = offset
         self.run_id = uuid.uuid4().hex[:8]
         self.early = None if args.every_part else self.run_id
         # The root's value (None while unknown) and the parts that can still change it,
@@ -192,8 +189,8 @@ class Level:
 
     def to_submit(self, i, x):
         """Whether part i (position x) runs in this pass. The parts run each when a slot is
-        free for it, in the order of `key` (see Slots: a split's parts go before the
-        level's own that come after them, which fill the workers the split leaves idle). A
+        free for it, in the order of `place` (see Slots: a split's parts go before the
+        level's own that come after it, which fill the workers the split leaves idle). A
         part that never ran and cannot change the root's value now is not submitted at
         all (none is once the parts solved before decide it); a part checks again when it
         starts."""
@@ -211,26 +208,6 @@ class Level:
         first)."""
         fewest = self.needed.get(x, (math.inf, math.inf)) if self.needed else (0, 0)
         return (i not in self.ran_before, *fewest, i)
-
-    def key(self, i, x):
-        """Part i's key in the slots' line (see Slots), lowest first: as its `place` first
-        (a part that ran before), then by the fewest parts that would decide the top's
-        root through it, in every level at once (this level's count of the fewest that
-        decide its root through the part, after `offset()`: what the levels above count
-        through this level's part, but for that part itself, which this level's parts
-        replace), then by the path of places from the top (a split's parts before the
-        level's own at the same count, then frontier order). So a slot goes to the part
-        proof-number search would look at first, whatever its level: a split whose part
-        is one of five that decide its root waits behind a part of the level above that
-        alone decides it."""
-        place = self.place(i, x)
-        return (place[0], self.offset() + place[1], self.path + (place,))
-
-    def offset_below(self, i):
-        """The `offset` of part i's split: the fewest parts that would decide the top's
-        root through part i but for part i itself (never below this level's own)."""
-        first = self.place(i, self.positions[i])[1]
-        return self.offset() + max(first - 1, 0)
 
     def run_pass(self, feed):
         """Runs one pass of the level's parts through `feed`, and after the last pass the
@@ -434,12 +411,9 @@ class Level:
         whatever order their standing results take)."""
         self.splits.add(i)
         self.listed[i] = threading.Event()
-        x = self.positions[i]
-        path = self.path + (self.place(i, x),)
-        # The split's parts come at its part's key or after.
-        held = self.key(i, x)
-        self.holding[i] = held
-        self.slots.hold(held)
+        path = self.path + (self.place(i, self.positions[i]),)
+        self.holding[i] = path
+        self.slots.hold(path)
         event = threading.Event()
         thread = self.threads.submit(self.split_part, i, path, event.is_set)
         self.splitting[i] = (thread, event)
@@ -478,8 +452,7 @@ class Level:
             status, c = Level(self.tasks, self.args, self.kharbaga, x, "", sub, path,
                               self.slots, self.workers,
                               lambda: self.cancelled() or unneeded(),
-                              lambda: self.listed_now(i),
-                              lambda: self.offset_below(i)).solve()
+                              lambda: self.listed_now(i)).solve()
         finally:
             self.listed_now(i)
         if c is None:

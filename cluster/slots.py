@@ -7,13 +7,12 @@ import threading
 
 class Slots:
     """The parts running at once, at most one a slot (a worker), shared by every level of
-    the split tree. A level waits for a free slot with a key, and a free slot goes to the
-    smallest key waiting. The driver's keys (`Level.key`) count the fewest parts that would
-    decide the top's root through the part, in every level at once, then give the path of
-    the part's places in their levels' queues from the top ((a,) for a part of the top at
-    place a, (a, b) for a part at place b in the split of that part; places are tuples
-    that end with the part's index): a split's parts go before the parts of the levels
-    above that count as many or more, which fill only the slots the split leaves idle."""
+    the split tree. A level waits for a free slot with a key, the path of its parts' places
+    in their levels' queues from the top ((a,) for a part of the top at place a, (a, b)
+    for a part at place b in the split of that part; the driver's places are tuples that
+    end with the part's index), and a free slot goes to the smallest key waiting: a split's
+    parts before the parts after it at the levels above, which fill only the slots the
+    split leaves idle."""
 
     def __init__(self, count):
         self.changed = threading.Condition()
