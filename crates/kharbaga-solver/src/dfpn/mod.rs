@@ -304,18 +304,20 @@ impl<'a> Search<'a> {
     /// The numbers of a position before it is expanded: solved when the game is over, the
     /// count has reached the limit, it repeats the path, or the tables hold it; else from
     /// the transposition table or the evaluation.
+    ///
+    /// Whether the side to move is blocked (the game over) is asked only where the answer
+    /// can differ: not for a position on the path (it was expanded, so it has a move) nor
+    /// for one in the transposition table (only expanded positions are stored), which many
+    /// positions looked at again are; the tables are asked before the transposition table,
+    /// as a table may hold a position an earlier solve without it stored. A blocked side
+    /// loses even at the no-progress limit (the rules look at the moves first).
     fn leaf(&mut self, pos: &Position, q: u32) -> Num {
-        if pos.is_blocked(self.rules) {
-            let mut num = if pos.turn() == self.prover {
-                Num::disproof(0, NONE)
-            } else {
-                Num::proof(0, 0)
-            };
-            num.terminal = true;
-            return num;
-        }
         if q >= self.limit {
-            return Num::disproof(self.limit, NONE);
+            return if pos.is_blocked(self.rules) {
+                self.terminal(pos)
+            } else {
+                Num::disproof(self.limit, NONE)
+            };
         }
         let hash = pos.hash();
         let back = self.path.len().saturating_sub(q as usize);
@@ -323,9 +325,14 @@ impl<'a> Search<'a> {
             self.stats.repetitions += 1;
             return Num::disproof(0, back + i);
         }
-        if let Some(num) = self.table_value(pos, q) {
-            self.stats.table_hits += 1;
-            return num;
+        if self.tables.is_some_and(|tb| tb.covers(pos)) {
+            if pos.is_blocked(self.rules) {
+                return self.terminal(pos);
+            }
+            if let Some(num) = self.table_value(pos, q) {
+                self.stats.table_hits += 1;
+                return num;
+            }
         }
         if let Some(e) = self.tt.get(key(hash, self.prover)) {
             if e.proof_at(q, self.limit) {
@@ -341,7 +348,21 @@ impl<'a> Search<'a> {
                 return Num::unknown(e.pn, e.dn);
             }
         }
+        if pos.is_blocked(self.rules) {
+            return self.terminal(pos);
+        }
         self.initial(pos)
+    }
+
+    /// The numbers of a position whose side to move is blocked: it has lost.
+    fn terminal(&self, pos: &Position) -> Num {
+        let mut num = if pos.turn() == self.prover {
+            Num::disproof(0, NONE)
+        } else {
+            Num::proof(0, 0)
+        };
+        num.terminal = true;
+        num
     }
 
     /// The tables' verdict on a position they hold, for the prover at count `q`.
@@ -534,6 +555,27 @@ impl<'a> Search<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_blocked_side_loses_at_any_count_and_an_open_position_is_a_disproof_at_the_limit() {
+        let rules = Rules::standard();
+        let limit = rules.no_progress_limit.expect("standard has the rule");
+        // Black to move without a piece: the game is over, White has won.
+        let over = Position::from_fen("B:B:Wc7").unwrap();
+        let open = Position::from_fen("B:Bc3:Wc7").unwrap();
+        let mut tt = Tt::new(1);
+        for q in [0, limit - 1, limit, limit + 5] {
+            let mut white = Search::new(&rules, None, &mut tt, Color::White);
+            let num = white.known(&over, q);
+            assert!(num.proven() && num.terminal(), "count {q}: {num:?}");
+            let num = white.known(&open, q);
+            assert_eq!(num.disproven(), q >= limit, "count {q}: {num:?}");
+            assert!(!num.terminal());
+            let mut black = Search::new(&rules, None, &mut tt, Color::Black);
+            let num = black.known(&over, q);
+            assert!(num.disproven() && num.terminal(), "count {q}: {num:?}");
+        }
+    }
 
     #[test]
     fn the_reported_root_numbers_follow_the_search_below_a_single_move() {
