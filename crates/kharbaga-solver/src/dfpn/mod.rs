@@ -325,11 +325,11 @@ impl<'a> Search<'a> {
             self.stats.repetitions += 1;
             return Num::disproof(0, back + i);
         }
-        if self.tables.is_some_and(|tb| tb.covers(pos)) {
+        if let Some(tb) = self.tables.filter(|tb| tb.covers(pos)) {
             if pos.is_blocked(self.rules) {
                 return self.terminal(pos);
             }
-            if let Some(num) = self.table_value(pos, q) {
+            if let Some(num) = self.covered_value(tb, pos, q) {
                 self.stats.table_hits += 1;
                 return num;
             }
@@ -365,17 +365,21 @@ impl<'a> Search<'a> {
         num
     }
 
-    /// The tables' verdict on a position they hold, for the prover at count `q`.
+    /// The tables' verdict on a position, for the prover at count `q`: `None` when they do
+    /// not hold it.
+    fn table_value(&self, pos: &Position, q: u32) -> Option<Num> {
+        let tb = self.tables.filter(|tb| tb.covers(pos))?;
+        self.covered_value(tb, pos, q)
+    }
+
+    /// The verdict of `tb`, which holds `pos`, for the prover at count `q` (`None` only
+    /// when a probe fails).
     ///
     /// A win is read from the fast win/draw/loss part of the table, with the longest
     /// distance of its slice standing for its own: a proof that claims the longer quiet run
     /// holds at fewer counts, so it is still sound. Only where that bound would pass the
     /// no-progress limit is the exact distance read (a block of the table decompressed).
-    fn table_value(&self, pos: &Position, q: u32) -> Option<Num> {
-        let tb = self.tables?;
-        if !tb.covers(pos) {
-            return None;
-        }
+    fn covered_value(&self, tb: &Tablebase, pos: &Position, q: u32) -> Option<Num> {
         let (wdl, bound) = tb.probe_wdl_bounded(pos).ok()?;
         let prover_wins = match wdl {
             Wdl::Draw => false,
