@@ -10,10 +10,12 @@ without its proofs: the record of what its runs found that would be costly to fi
 (frontier.txt, rules.txt), the directories of the splits, and the .out of every part left
 unknown, which records the limits and tables it reached: a run on the restored directory
 with those limits and tables does not solve it again, and with --split-unknown splits it
-at once. A part solved (a win, a loss or a draw) is left out with its proofs, which are
-large: the run on the restored directory solves it again, since the root's proof is made
-of the parts' proofs. So the archive is small (a few kilobytes a hundred parts), and the
-hours a part spent before it was left unknown are not spent again.
+at once. A part solved (a win, a loss or a draw) is kept without its proofs, which are
+large: its .out goes in as part-I.value, the record of its value, which the driver does
+not read (the run on the restored directory solves the part again, since the root's proof
+is made of the parts' proofs), and which a save keeps until the part is solved again. So
+the archive is small (a few kilobytes a hundred parts), the hours a part spent before it
+was left unknown are not spent again, and what was decided is not forgotten.
 
 `restore` unpacks it into WORKDIR (created if missing) and refuses to overwrite a file
 there. `show` counts what an archive holds, by level. Exit status 2 for bad input."""
@@ -29,6 +31,7 @@ from commands import result_of, tables_of
 
 FRONTIER_FILES = ("frontier.txt", "rules.txt")
 PART_OUT = re.compile(r"part-\d+\.out")
+PART_VALUE = re.compile(r"part-\d+\.value")
 SPLIT_DIR = re.compile(r"part-\d+\.split")
 
 
@@ -38,41 +41,56 @@ class BadInput(Exception):
 
 def kept(workdir):
     """The files and directories of WORKDIR that `save` keeps, relative to it, in the
-    order of a walk (a directory before what it holds)."""
+    order of a walk (a directory before what it holds), each with its name in the
+    archive: a solved part's .out goes in as its .value, and a .value is kept while its
+    part has no solved .out."""
     found = []
 
     def walk(rel):
         here = os.path.join(workdir, rel)
-        for name in sorted(os.listdir(here)):
+        names = sorted(os.listdir(here))
+        solved = set()
+        for name in names:
             path = os.path.join(here, name)
             sub = os.path.join(rel, name) if rel else name
             if os.path.isdir(path):
                 if SPLIT_DIR.fullmatch(name):
-                    found.append(sub)
+                    found.append((sub, sub))
                     walk(sub)
             elif name in FRONTIER_FILES:
-                found.append(sub)
+                found.append((sub, sub))
             elif PART_OUT.fullmatch(name):
                 with open(path) as f:
                     result = result_of(f.read())
                 if result and result["value"] == "unknown":
-                    found.append(sub)
+                    found.append((sub, sub))
+                elif result:
+                    solved.add(name[:-len(".out")])
+                    found.append((sub, sub[:-len(".out")] + ".value"))
+        for name in names:
+            if PART_VALUE.fullmatch(name) and name[:-len(".value")] not in solved:
+                sub = os.path.join(rel, name) if rel else name
+                found.append((sub, sub))
 
     walk("")
     return found
 
 
 def save(workdir, archive):
-    """Writes the archive of WORKDIR; returns the number of parts' .out files kept."""
+    """Writes the archive of WORKDIR; returns the number of parts left unknown (their .out
+    files) and of parts solved (their values) it keeps."""
     if not os.path.isfile(os.path.join(workdir, "frontier.txt")):
         raise BadInput(f"{workdir} is not a solve driver's work directory (no frontier.txt)")
     names = kept(workdir)
     tmp = f"{archive}.tmp"
     with tarfile.open(tmp, "w:gz") as tar:
-        for name in names:
-            tar.add(os.path.join(workdir, name), arcname=name, recursive=False)
+        for name, arcname in names:
+            tar.add(os.path.join(workdir, name), arcname=arcname, recursive=False)
     os.replace(tmp, archive)
-    return sum(1 for name in names if PART_OUT.fullmatch(os.path.basename(name)))
+    def count(pattern):
+        return sum(1 for _, name in names if pattern.fullmatch(os.path.basename(name)))
+
+    return count(PART_OUT), count(PART_VALUE)
 
 
 SAVING = threading.Lock()
@@ -105,7 +123,8 @@ def members(archive):
         ok = (all(SPLIT_DIR.fullmatch(p) for p in parts[:-1])
               and (m.isdir() and SPLIT_DIR.fullmatch(parts[-1])
                    or m.isfile() and (parts[-1] in FRONTIER_FILES
-                                      or PART_OUT.fullmatch(parts[-1]))))
+                                      or PART_OUT.fullmatch(parts[-1])
+                                      or PART_VALUE.fullmatch(parts[-1]))))
         if not ok:
             raise BadInput(f"{archive}: {m.name!r} is not a file of a work directory")
     return items
@@ -142,9 +161,14 @@ def show(archive):
         by_depth = {}
         for m in items:
             depth = m.name.count("/")
-            level = by_depth.setdefault(depth, {"splits": 0, "unknown": 0, "limits": {}})
+            level = by_depth.setdefault(depth, {"splits": 0, "unknown": 0, "limits": {},
+                                                "solved": {}})
             if m.isdir():
                 level["splits"] += 1
+            elif PART_VALUE.fullmatch(os.path.basename(m.name)):
+                result = result_of(io.TextIOWrapper(tar.extractfile(m)).read())
+                value = result["value"] if result else "no result"
+                level["solved"][value] = level["solved"].get(value, 0) + 1
             elif PART_OUT.fullmatch(os.path.basename(m.name)):
                 level["unknown"] += 1
                 text = io.TextIOWrapper(tar.extractfile(m)).read()
@@ -157,8 +181,12 @@ def show(archive):
             level = by_depth[depth]
             limits = "; ".join(f"{count} with {line.lstrip('# ')}"
                                for line, count in sorted(level["limits"].items()))
+            solved = ", ".join(f"{count} {value}" for value, count
+                               in sorted(level["solved"].items()))
             lines.append(f"level {depth}: {level['unknown']} parts left unknown"
                          + (f" ({limits})" if limits else "")
+                         + f", {sum(level['solved'].values())} solved"
+                         + (f" ({solved}; values only)" if solved else "")
                          + f", {level['splits']} split directories")
     return "\n".join(lines)
 
@@ -169,9 +197,9 @@ USAGE = __doc__.split("\n\n")[1]
 def main(argv):
     try:
         if len(argv) == 3 and argv[0] == "save":
-            count = save(os.path.abspath(argv[1]), argv[2])
-            print(f"{argv[2]}: {count} parts left unknown, with the frontiers and splits of "
-                  f"{argv[1]}")
+            unknown, solved = save(os.path.abspath(argv[1]), argv[2])
+            print(f"{argv[2]}: {unknown} parts left unknown and {solved} solved (their "
+                  f"values), with the frontiers and splits of {argv[1]}")
         elif len(argv) == 3 and argv[0] == "restore":
             count = restore(argv[1], os.path.abspath(argv[2]))
             print(f"{argv[2]}: {count} files restored from {argv[1]}")

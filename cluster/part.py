@@ -77,9 +77,11 @@ def solve_part(kharbaga, rules, tables, hash_mib, seconds, nodes, workdir, i, po
 
     # Solve it: the proofs under a temporary name, renamed once complete, then the .out.
     # (No dot in the temporary name: the binary puts a draw's .black/.white before the
-    # first dot of the file name.)
+    # first dot of the file name.) A value from a run before (cluster/archive.py) stays
+    # until the part is solved again.
     for name in os.listdir(workdir):
-        if ((name.startswith(f"part-{i}.") and name != f"part-{i}.out")
+        if ((name.startswith(f"part-{i}.") and name not in (f"part-{i}.out",
+                                                            f"part-{i}.value"))
                 or name.startswith(f"part-{i}-tmp-")):
             os.remove(os.path.join(workdir, name))
     tmp = f"part-{i}-tmp-{uuid.uuid4().hex}"

@@ -11,7 +11,8 @@ decided, and a run after it runs none; a loss needs only one refuting part for e
 (8-piece, 83 parts at 2 plies); at 1 ply and a node
 limit that leaves every part unknown, --split-unknown splits them again until the win
 is proven, without solving again the parts a run before left unknown at the same limits
-(also in a directory where archive.py restored them, without the proofs);
+(also in a directory where archive.py restored them, without the proofs; the solved parts'
+values restored with them are a record the driver solves again);
 a part left unknown that alone can decide the root is split before the parts not started;
 with rising limits (--nodes-per-part 50000,2000000) each level runs its parts in passes,
 and a part split in a run before is split after the last pass even if it ran no part, or
@@ -345,7 +346,7 @@ def main():
         check("archive.py show counts the parts by level",
               shown.returncode == 0 and re.fullmatch(
                   rf"level 0: {whole_n} parts left unknown \({whole_n} with limits: time - "
-                  r"nodes 50000 hash 64\), 0 split directories\n", shown.stdout),
+                  r"nodes 50000 hash 64\), 0 solved, 0 split directories\n", shown.stdout),
               show(shown))
         again_archive = os.path.join(tmp, "resplit.tar.gz")
         archive_cmd("save", restored_dir, again_archive)
@@ -353,13 +354,43 @@ def main():
             names = tar.getnames()
             outs = {n: commands.result_of(tar.extractfile(n).read().decode())["value"]
                     for n in names if n.endswith(".out")}
+            values = {n: tar.extractfile(n).read().decode()
+                      for n in names if n.endswith(".value")}
         solved_parts = [f for f in os.listdir(restored_dir) if re.fullmatch(r"part-\d+\.out", f)
                         and os.path.isfile(os.path.join(restored_dir, f[:-4] + ".txt.gz"))]
-        check("after the split it keeps the split directories and no solved part's .out",
+        check("after the split it keeps the split directories, no solved part's .out, and "
+              "each solved part's result as its .value",
               any(re.fullmatch(r"part-\d+\.split", n) for n in names)
               and any(n.startswith("part-") and n.endswith("/frontier.txt") for n in names)
               and set(outs.values()) == {"unknown"} and solved_parts
-              and not set(solved_parts) & set(names), f"{names}\n{solved_parts}")
+              and not set(solved_parts) & set(names)
+              and all(values.get(f[:-4] + ".value")
+                      == open(os.path.join(restored_dir, f)).read() for f in solved_parts),
+              f"{names}\n{solved_parts}")
+        again_shown = archive_cmd("show", again_archive)
+        check("archive.py show counts the solved parts by their values",
+              again_shown.returncode == 0 and re.search(
+                  rf"^level 0: \d+ parts left unknown .*, {len(solved_parts)} solved "
+                  r"\((\d+ (draw|loss|win)(, )?)+; values only\), [1-9]\d* split directories$",
+                  again_shown.stdout, re.M), show(again_shown))
+        # The values carried are a record: a run on the restored directory solves those
+        # parts again (the root's proof is made of their proofs), and a save keeps a value
+        # until its part is solved again.
+        valued_dir = os.path.join(tmp, "valued")
+        archive_cmd("restore", again_archive, valued_dir)
+        valued_archive = os.path.join(tmp, "valued.tar.gz")
+        archive_cmd("save", valued_dir, valued_archive)
+        with tarfile.open(valued_archive) as tar:
+            valued_names = sorted(tar.getnames())
+        revalued = driver(kharbaga, valued_dir, "--nodes-per-part", "50000",
+                          "--split-unknown", "3", plies=1)
+        check("restored, the values are kept by a save and stay through a run, which "
+              "solves the parts it needs again, to the same win and a proof that holds",
+              valued_names == sorted(names) and revalued.returncode == 0
+              and re.search(rf"^root {re.escape(POSITION)}: win", revalued.stdout, re.M)
+              and "proof holds:" in revalued.stdout
+              and all(os.path.isfile(os.path.join(valued_dir, v)) for v in values),
+              f"{valued_names}\n{sorted(names)}\n{show(revalued)}")
         # (--archive saves after every result; this checks the last save, at the end.)
         kept = os.path.join(tmp, "kept.tar.gz")
         split = driver(kharbaga, split_dir, "--nodes-per-part", "50000", "--split-unknown",
