@@ -11,9 +11,11 @@ without its proofs: the record of what its runs found that would be costly to fi
 unknown, which records the limits and tables it reached: a run on the restored directory
 with those limits and tables does not solve it again, and with --split-unknown splits it
 at once. A part solved (a win, a loss or a draw) is kept without its proofs, which are
-large: its .out goes in as part-I.value, the record of its value, which the driver does
-not read (the run on the restored directory solves the part again, since the root's proof
-is made of the parts' proofs), and which a save keeps until the part is solved again. So
+large: its .out goes in as part-I.value, the record of its value, which a save keeps
+until the part is solved again. The driver reads it only with --values (it then takes the
+value as the part's result until the root is decided, and solves again only the parts the
+root's proof rests on); without, the run on the restored directory solves the part again,
+since the root's proof is made of the parts' proofs. So
 the archive is small (a few kilobytes a hundred parts), the hours a part spent before it
 was left unknown are not spent again, and what was decided is not forgotten.
 

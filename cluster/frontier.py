@@ -1,8 +1,9 @@
 """The frontier of the solve driver (cluster/solve.py) and what the parts' results say about
 its root: the task that lists the frontier into the work directory, and the
 `kharbaga solve --combine` without a proof that works out the root's value so far, the
-parts that can still change it (`prune`, the early stop) and whether one part alone can
-decide it (`decides`)."""
+parts that can still change it (`prune`, the early stop), whether one part alone can
+decide it (`decides`) and, with the values of runs before taken as results, the parts the
+root's proof rests on (`rests_on`)."""
 
 import math
 import os
@@ -79,19 +80,39 @@ def make_frontier(kharbaga, rules, tables, position, moves, plies, workdir, deep
             os.remove(os.path.join(workdir, name))
         elif re.fullmatch(r"part-\d+\.out", name):
             ran.add(int(name[len("part-"):-len(".out")]))
-    split = {i for i, x in enumerate(positions)
-             if os.path.isdir(os.path.join(workdir, f"part-{i}.split"))
-             and not finished(workdir, i, x, earlier_result(workdir, i))}
+    unfinished = [i for i, x in enumerate(positions)
+                  if not finished(workdir, i, x, earlier_result(workdir, i))]
+    split = {i for i in unfinished
+             if os.path.isdir(os.path.join(workdir, f"part-{i}.split"))}
     return {"status": 0, "root": header[2], "plies": plies, "positions": positions,
-            "ran": ran, "split": split}
+            "ran": ran, "split": split, "valued": archived_values(workdir, positions,
+                                                                   unfinished)}
 
 
-def combine_results(kharbaga, rules, tables, root, workdir, *extra):
+def archived_values(workdir, positions, parts):
+    """The values of `parts` (indices) that a run before solved, recorded in their
+    part-i.value files (cluster/archive.py) for their positions: part -> win, loss or
+    draw."""
+    valued = {}
+    for i in parts:
+        try:
+            with open(os.path.join(workdir, f"part-{i}.value")) as f:
+                result = result_of(f.read())
+        except FileNotFoundError:
+            continue
+        if result and result["value"] != "unknown" and result["position"] == positions[i]:
+            valued[i] = result["value"]
+    return valued
+
+
+def combine_results(kharbaga, rules, tables, root, workdir, *extra, values=False):
     """`kharbaga solve --combine` on frontier.txt, the part-*.out files and the `extra` files
     in WORKDIR (no proof): its result line, split (None when it printed none), and its
-    output."""
+    output. With values, the part-*.value files too: the values of runs before taken as
+    results (--values)."""
+    kinds = r"out|value" if values else r"out"
     files = ["frontier.txt"] + sorted(name for name in os.listdir(workdir)
-                                      if re.fullmatch(r"part-\d+\.out", name))
+                                      if re.fullmatch(rf"part-\d+\.({kinds})", name))
     cmd = solve_command(kharbaga, rules, tables, root)
     out = run_command(cmd + ["--combine", *files, *extra], cwd=workdir)
     if out.returncode != 0:
@@ -99,20 +120,21 @@ def combine_results(kharbaga, rules, tables, root, workdir, *extra):
     return result_of(out.stdout), out.stdout
 
 
-def prune(kharbaga, rules, tables, root, workdir, run_id):
+def prune(kharbaga, rules, tables, root, workdir, run_id, values=False, only=None):
     """Works out from the parts' results so far (`kharbaga solve --combine` on frontier.txt
     and the part-*.out files, no proof) which unsolved parts can still change the root, and
     writes them to the needed file (only ever fewer: a part once not needed stays so).
     Returns the root's value (None while unknown) and the parts still needed: a dict from
     each one's position to the fewest parts that would decide the root through it, the
     cheaper way (a win or a loss of the root) and then the other (the combine's counts,
-    proof-number search's; infinity when none would)."""
-    result, output = combine_results(kharbaga, rules, tables, root, workdir)
+    proof-number search's; infinity when none would). With values, the part-*.value files
+    count as results too; with only (a set of positions), no other part is needed."""
+    result, output = combine_results(kharbaga, rules, tables, root, workdir, values=values)
     value = result["value"] if result and result["value"] != "unknown" else None
     needed = {}
     if value is None:
         for line in output.splitlines():
-            if line.startswith("needed: "):
+            if line.startswith("needed: ") and (only is None or line.split()[1] in only):
                 fields = line.split() + ["-", "-"]
                 needed[fields[1]] = tuple(int(f) if f.isdigit() else math.inf
                                           for f in fields[2:4])
@@ -126,19 +148,32 @@ def prune(kharbaga, rules, tables, root, workdir, run_id):
     return value, needed
 
 
-def decides(kharbaga, rules, tables, root, workdir, position):
+def decides(kharbaga, rules, tables, root, workdir, position, values=False):
     """Whether the part at `position` (left unknown) alone can decide the root: the root's
     value would be known if that part were a win, or a loss, for its side to move, with the
     other parts' results so far (`kharbaga solve --combine`, each value assumed in turn in
-    a file of its own that is removed after)."""
+    a file of its own that is removed after; with values, the part-*.value files count as
+    results too)."""
     for value in ("win", "loss"):
         name = f"assume-{uuid.uuid4().hex[:8]}.out"
         path = os.path.join(workdir, name)
         write_atomically(path, f"result: {position} {value}\n")
         try:
-            result, _ = combine_results(kharbaga, rules, tables, root, workdir, name)
+            result, _ = combine_results(kharbaga, rules, tables, root, workdir, name,
+                                        values=values)
         finally:
             os.remove(path)
         if result and result["value"] != "unknown":
             return True
     return False
+
+
+def rests_on(kharbaga, rules, tables, root, workdir):
+    """With the values of runs before taken as results (--values): the root's value (None
+    while unknown) and the frontier positions its proof rests on (the combine's `leaf:`
+    lines)."""
+    result, output = combine_results(kharbaga, rules, tables, root, workdir, values=True)
+    if not result or result["value"] == "unknown":
+        return None, set()
+    return result["value"], {line.split()[1] for line in output.splitlines()
+                             if line.startswith("leaf: ")}

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import archive
 from commands import VALUES
 from feed import Feed
-from frontier import decides, make_frontier, prune
+from frontier import decides, make_frontier, prune, rests_on
 from part import drop_resume_files, standing_results
 from proof import adopt, combine, verify
 from workdir import stop_every_part
@@ -58,10 +58,15 @@ class Level:
     `cancelled()` turns true when the level above no longer needs this split (its root was
     decided meanwhile): from then on no part of it is needed, so none starts, and the
     combine reports it unknown. `queued()` is called once its first part waits for a slot,
-    or it has none to run (the level above waits for that before it takes a slot)."""
+    or it has none to run (the level above waits for that before it takes a slot).
+
+    With --values the parts' values recorded by runs before (part-I.value, kept by
+    cluster/archive.py without their proofs) count as their results until the root is
+    decided; the level is then solved again with `prove`, the frontier positions its proof
+    rests on, as the only parts needed (see `prove_valued`)."""
 
     def __init__(self, tasks, args, kharbaga, position, moves, workdir, path, slots,
-                 workers, cancelled=lambda: False, queued=lambda: None):
+                 workers, cancelled=lambda: False, queued=lambda: None, prove=None):
         self.tasks = tasks
         self.args = args
         self.kharbaga = kharbaga
@@ -75,6 +80,12 @@ class Level:
         self.cancelled = cancelled
         self.queued = queued
         self.run_id = uuid.uuid4().hex[:8]
+        # Whether the recorded values count as results (--values, before the root is
+        # decided), and the parts to prove once it is (None: any part).
+        self.trust = args.values and prove is None
+        self.prove = prove
+        # The parts' recorded values (part -> value), and those taken as results.
+        self.archived, self.valued = {}, {}
         self.early = None if args.every_part else self.run_id
         # The root's value (None while unknown) and the parts that can still change it,
         # each with its counts (see `still_needed`).
@@ -121,6 +132,9 @@ class Level:
             return 1, None
         self.root, plies, self.positions = f["root"], f["plies"], f["positions"]
         self.n = len(self.positions)
+        self.archived = f["valued"]
+        self.valued = dict(self.archived) if self.trust else {}
+        self.values.update(self.valued)
         if self.depth == 0 and args.archive:
             if not os.path.isfile(os.path.join(self.workdir, "frontier.txt")):
                 raise BadInput(f"--archive: {self.workdir} is not visible on this machine "
@@ -129,6 +143,10 @@ class Level:
         self.say(f"{self.root} at {plies} plies: {self.n} frontier positions "
                  f"({os.path.join(self.workdir, 'frontier.txt')}); {self.workers} parts at "
                  "a time")
+        if self.valued:
+            self.say(f"{len(self.valued)} parts known by their values from runs before "
+                     f"(part-I.value), taken as results until the root is decided: "
+                     f"{counts(list(self.valued.values()))}")
         if self.early:
             try:
                 self.value, self.needed = self.still_needed()
@@ -136,13 +154,15 @@ class Level:
                 print(f"FAILED: {e}", file=sys.stderr, flush=True)
                 return 1, None
             if self.value:
-                self.say(f"the parts solved before decide the root ({self.value}): no "
-                         "part runs")
+                before = ("the parts solved before and the recorded values" if self.valued
+                          else "the parts solved before")
+                self.say(f"{before} decide the root ({self.value}): no part runs")
             else:
                 self.say(f"{len(self.needed)} of the {self.n} parts can change the root's "
                          "value")
         # A part already split (in a run before) is not solved whole again: it is split.
-        self.split = f["split"] if self.depth < args.split_unknown else set()
+        self.split = (f["split"] - set(self.valued) if self.depth < args.split_unknown
+                      else set())
         # With several --time-per-part limits the level runs in passes: every part at the
         # first, then the parts left unknown (and still needed) at the next, and so on;
         # only after the last are parts split.
@@ -168,6 +188,8 @@ class Level:
         self.threads.shutdown(wait=True)
         if failure is not None:
             return failure, None  # (a run after it goes on from the parts' own tables)
+        if self.valued and not self.cancelled():
+            return self.prove_valued()
         return self.combine()
 
     def still_needed(self):
@@ -179,7 +201,7 @@ class Level:
         if not self.cancelled():
             result = self.tasks.light(prune, self.kharbaga, self.args.rules,
                                       self.args.tables, self.root, self.workdir,
-                                      self.run_id).result()
+                                      self.run_id, self.trust, self.prove).result()
             # Looked at again after the prune, which may have written the needed file
             # after the level above cleared it.
             if not self.cancelled():
@@ -307,6 +329,7 @@ class Level:
             return None
         i = r["index"]
         self.values[i] = r["value"]
+        self.compare_with_record(i, r["value"])
         self.part_seconds += r["seconds"]
         if r["already"]:
             self.already.add(i)
@@ -384,7 +407,7 @@ class Level:
                 continue
             if (first_waiting is not None and self.place(i, x)[1:] < first_waiting
                     or self.tasks.light(decides, self.kharbaga, args.rules, args.tables,
-                                        self.root, self.workdir, x).result()):
+                                        self.root, self.workdir, x, self.trust).result()):
                 self.start_split(i)
 
     def split_the_rest(self):
@@ -460,13 +483,45 @@ class Level:
         if unneeded() and c["value"] == "unknown":
             return status, c
         self.values[i] = c["value"]
+        self.compare_with_record(i, c["value"])
         if c["value"] != "unknown":
             adopt(self.workdir, i, c, sub)
         self.say(f"part-{i} {x}: {c['value']}" + (f" {c['move']}" if c["move"] else "")
                  + " (split)")
         return status, c
 
+    def compare_with_record(self, i, value):
+        """Warns when part i, solved now, has another value than a run before recorded."""
+        if value != "unknown" and self.archived.get(i, value) != value:
+            self.say(f"warning: part-{i} {self.positions[i]} is a {value}, but a run before "
+                     f"recorded a {self.archived[i]} (part-{i}.value)")
+
     # The end.
+
+    def prove_valued(self):
+        """After the passes with the recorded values taken as results (--values): when they
+        decide the root, the level is solved again with the parts its proof rests on
+        (`rests_on`) as the only parts needed, so that of the parts known by their values
+        only those are solved again, with their proofs (a part split before by its split,
+        the same way); else, or when the proof rests on none of them, the combine. Returns
+        what `solve` returns."""
+        args = self.args
+        try:
+            value, leaves = self.tasks.light(rests_on, self.kharbaga, args.rules,
+                                             args.tables, self.root, self.workdir).result()
+        except Exception as e:
+            print(f"FAILED: {e}", file=sys.stderr, flush=True)
+            return 1, None
+        owed = [i for i in self.valued if self.positions[i] in leaves]
+        if value is None or not owed:
+            return self.combine()
+        self.say(f"the root is decided with the recorded values ({value}): its proof rests "
+                 f"on {len(leaves)} of the {self.n} parts, {len(owed)} of them known by "
+                 "their values only, which are solved again")
+        return Level(self.tasks, args, self.kharbaga, self.position, self.moves,
+                     self.workdir, self.path, self.slots, self.workers, self.cancelled,
+                     self.queued, prove=leaves).solve()
+
 
     def combine(self):
         """Combines the parts' results into the root's value and proof (verified at the
@@ -501,7 +556,9 @@ class Level:
             self.say(summary)
             return (0 if c["value"] != "unknown" else 3), c
         for line in c["output"].splitlines():
-            if not line.startswith("needed: "):  # counted in its `still needed:` line
+            # (needed parts and leaves are counted in their `still needed:` and `rests on:`
+            # lines)
+            if not line.startswith(("needed: ", "leaf: ")):
                 print(f"combine: {line}", flush=True)
         checked = []
         if args.verify:

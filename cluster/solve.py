@@ -193,6 +193,13 @@ def main():
                    "left unknown, without proofs (cluster/archive.py save), so that a run "
                    "cut off with its machine can go on elsewhere (archive.py restore); "
                    "DIR must be visible on the driver's machine")
+    p.add_argument("--values", action="store_true",
+                   help="take the values that runs before recorded for parts (their "
+                   "part-I.value files, which cluster/archive.py keeps without the proofs) "
+                   "as the parts' results until a level's root is decided, then solve "
+                   "again only those of them its proof rests on (a part split before "
+                   "through its split, the same way): on a restored archive, the open "
+                   "parts run first instead of after every decided part is proven again")
     p.add_argument("--every-part", action="store_true",
                    help="solve every part, even once the parts solved decide the root "
                    "(by default the parts still running or waiting are then stopped)")
@@ -208,6 +215,9 @@ def main():
         p.error("--plies and --split-plies must be at most 64")
     if args.split_unknown < 0:
         p.error("--split-unknown must be 0 or more")
+    if args.values and args.every_part:
+        p.error("--values needs the early stop: it solves again only the parts a proof "
+                "rests on, where --every-part solves every part")
 
     kharbaga = args.binary
     if os.sep in kharbaga:

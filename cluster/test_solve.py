@@ -12,7 +12,8 @@ decided, and a run after it runs none; a loss needs only one refuting part for e
 limit that leaves every part unknown, --split-unknown splits them again until the win
 is proven, without solving again the parts a run before left unknown at the same limits
 (also in a directory where archive.py restored them, without the proofs; the solved parts'
-values restored with them are a record the driver solves again);
+values restored with them are a record the driver solves again, or with --values takes as
+results, solving again only the parts the root's proof rests on);
 a part left unknown that alone can decide the root is split before the parts not started;
 with rising limits (--nodes-per-part 50000,2000000) each level runs its parts in passes,
 and a part split in a run before is split after the last pass even if it ran no part, or
@@ -391,6 +392,37 @@ def main():
               and "proof holds:" in revalued.stdout
               and all(os.path.isfile(os.path.join(valued_dir, v)) for v in values),
               f"{valued_names}\n{sorted(names)}\n{show(revalued)}")
+        # With --values the recorded values count as results until a level's root is
+        # decided; then only the parts its proof rests on are solved again (a split part
+        # through its split, the same way).
+        trusted_dir = os.path.join(tmp, "trusted")
+        archive_cmd("restore", again_archive, trusted_dir)
+        trusted = driver(kharbaga, trusted_dir, "--nodes-per-part", "50000",
+                         "--split-unknown", "3", "--values", plies=1)
+
+        def solved_now(run):
+            """The parts a run solved (not taken from a run before)."""
+            return len(lines_matching(run.stdout, r"\s*\[\d+/\d+\] part-\d+ \S+: (win|loss|draw|"
+                                      r"unknown).* \(\d+\.\d+s, ", whole=False))
+
+        check("with --values the recorded values decide the root at once: its proof rests "
+              "on the one part of the winning move, solved again through its split",
+              re.search(r"^the root is decided with the recorded values \(win\): its proof "
+                        r"rests on 1 of the \d+ parts, 1 of them known by their values only",
+                        trusted.stdout, re.M)
+              and re.search(r"^  the root is decided with the recorded values \(loss\)",
+                            trusted.stdout, re.M), show(trusted))
+        check("to the same win with a proof that holds, solving fewer parts than the run "
+              "without --values",
+              trusted.returncode == 0 and "proof holds:" in trusted.stdout
+              and re.search(rf"^root {re.escape(POSITION)}: win", trusted.stdout, re.M)
+              and 0 < solved_now(trusted) < solved_now(revalued),
+              f"{solved_now(trusted)} parts solved with --values, {solved_now(revalued)} "
+              f"without\n{show(trusted)}")
+        everything = driver(kharbaga, trusted_dir, "--values", "--every-part", plies=1)
+        check("--values with --every-part is refused (exit 2, saying why)",
+              everything.returncode == 2 and "--values needs the early stop"
+              in everything.stderr, show(everything))
         # (--archive saves after every result; this checks the last save, at the end.)
         kept = os.path.join(tmp, "kept.tar.gz")
         split = driver(kharbaga, split_dir, "--nodes-per-part", "50000", "--split-unknown",
@@ -678,7 +710,7 @@ exec '{kharbaga}' "$@"
 
         class Args:
             split_unknown = 3
-            every_part = False
+            every_part = values = False
             rules = tables = None
 
         def split_now(needed, left_unknown, waiting):

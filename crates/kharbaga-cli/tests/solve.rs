@@ -517,3 +517,109 @@ fn a_serving_solve_whose_parent_ends_stops_saves_its_table_and_ends() {
     }
     assert!(file.exists(), "the table is saved within seconds");
 }
+
+/// The combine's `leaf:` lines with the frontier of `LONGER_WIN` at 2 plies in `dir` and
+/// `value` given to each frontier position by `value_of` (in `result:` lines).
+fn combined_leaves(
+    dir: &std::path::Path,
+    value_of: impl Fn(&str) -> &'static str,
+) -> (std::collections::HashSet<String>, String) {
+    let listing = stdout(&run(&[
+        "solve",
+        "--position",
+        LONGER_WIN,
+        "--frontier",
+        "2",
+    ]));
+    let frontier = dir.join("frontier.txt");
+    std::fs::write(&frontier, &listing).unwrap();
+    let results: String = listing
+        .lines()
+        .skip(1)
+        .map(|p| format!("result: {p} {}\n", value_of(p)))
+        .collect();
+    let values = dir.join("parts.value");
+    std::fs::write(&values, results).unwrap();
+    let out = stdout(&run(&[
+        "solve",
+        "--combine",
+        frontier.to_str().unwrap(),
+        values.to_str().unwrap(),
+    ]));
+    let leaves = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("leaf: "))
+        .map(String::from)
+        .collect();
+    (leaves, out)
+}
+
+#[test]
+fn a_decided_combine_lists_the_frontier_positions_its_proof_rests_on() {
+    use kharbaga::{Position, Rules};
+    use std::collections::HashSet;
+    let rules = Rules::standard();
+    let root = Position::from_fen(LONGER_WIN).unwrap();
+    let moves = root.legal_moves(&rules);
+    let frontier: HashSet<String> = stdout(&run(&[
+        "solve",
+        "--position",
+        LONGER_WIN,
+        "--frontier",
+        "2",
+    ]))
+    .lines()
+    .skip(1)
+    .map(String::from)
+    .collect();
+    let under = |mv| -> Vec<String> {
+        let after = root.play(mv);
+        after
+            .legal_moves(&rules)
+            .iter()
+            .map(|r| after.play(r).to_fen())
+            .collect()
+    };
+
+    // White wins where every reply to its first move leaves White winning, and loses
+    // everywhere else: the win rests on the frontier positions under that move alone (its
+    // first move is the one a checker's walk tries first).
+    let first: HashSet<String> = under(&moves[0])
+        .into_iter()
+        .filter(|p| frontier.contains(p))
+        .collect();
+    assert!(!first.is_empty() && first.len() < frontier.len());
+    let (leaves, out) = combined_leaves(&temp_dir("leaves-win"), |p| {
+        if first.contains(p) {
+            "win"
+        } else {
+            "loss"
+        }
+    });
+    assert!(out.contains(&format!("result: {LONGER_WIN} win ")), "{out}");
+    assert_eq!(leaves, first, "{out}");
+    assert!(
+        out.contains(&format!(
+            "rests on: {} of the {} frontier positions",
+            first.len(),
+            frontier.len()
+        )),
+        "{out}"
+    );
+
+    // White loses everywhere: the loss rests, under each of White's moves, on the position
+    // after Black's first reply (when it is on the frontier, not over).
+    let refutations: HashSet<String> = moves
+        .iter()
+        .map(|mv| under(mv)[0].clone())
+        .filter(|p| frontier.contains(p))
+        .collect();
+    let (leaves, out) = combined_leaves(&temp_dir("leaves-loss"), |_| "loss");
+    assert!(out.contains(&format!("result: {LONGER_WIN} loss")), "{out}");
+    assert_eq!(leaves, refutations, "{out}");
+
+    // Undecided: no leaf.
+    let (leaves, out) = combined_leaves(&temp_dir("leaves-open"), |_| "unknown");
+    assert!(out.contains(" unknown"), "{out}");
+    assert!(leaves.is_empty(), "{out}");
+}

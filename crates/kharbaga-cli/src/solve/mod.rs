@@ -103,7 +103,8 @@ pub struct SolveArgs {
 
     /// Combine a frontier file (from --frontier), outputs of `kharbaga solve` on its
     /// positions and their proof files into the value of the frontier's root (and, with
-    /// --proof, its proof), instead of solving
+    /// --proof, its proof), instead of solving. Open, it lists the positions still needed
+    /// (`needed:` lines); decided, those its proof rests on (`leaf:` lines)
     #[arg(long, value_name = "FILES", num_args = 1..)]
     combine: Vec<PathBuf>,
 }

@@ -4,10 +4,11 @@
 //! The frontier is printed as a header line `# frontier: ROOT plies K` and one position per
 //! line. Combining reads any mix of such a frontier file (for the root and K), outputs of
 //! `kharbaga solve` (their `result:` lines) and proof files (their root and claim), works
-//! the root's value out and, with `--proof`, writes its proof (for a draw, each side's
-//! strategy): the tree's lines, then the lines of the parts' proofs under its leaves, keeping
-//! only the lines a checker's walk from the root reaches (a position in several parts'
-//! proofs has the first part's line, and the lines under it in the others are left out).
+//! the root's value out, lists the frontier positions its proof rests on (`leaf:` lines)
+//! and, with `--proof`, writes that proof (for a draw, each side's strategy): the tree's
+//! lines, then the lines of the parts' proofs under its leaves, keeping only the lines a
+//! checker's walk from the root reaches (a position in several parts' proofs has the first
+//! part's line, and the lines under it in the others are left out).
 
 use super::{color_name, result_line};
 use crate::args::CliError;
@@ -226,16 +227,24 @@ pub fn combine(
             Verdict::Unknown
         }
     };
+    // The proofs of the value: for each, the prover and its claim.
+    let claims: Vec<(Color, Claim)> = match &verdict {
+        Verdict::Win(_) => vec![(root.turn(), Claim::Win)],
+        Verdict::Loss => vec![(!root.turn(), Claim::Win)],
+        Verdict::Draw => vec![(root.turn(), Claim::Hold), (!root.turn(), Claim::Hold)],
+        Verdict::Unknown => Vec::new(),
+    };
+    if !claims.is_empty() {
+        write_leaves(out, &tree, &root, &frontier, &parts, &claims)?;
+    }
     if let Some(path) = proof {
-        let written: Vec<(PathBuf, Color, Claim)> = match &verdict {
-            Verdict::Win(_) => vec![(path.to_path_buf(), root.turn(), Claim::Win)],
-            Verdict::Loss => vec![(path.to_path_buf(), !root.turn(), Claim::Win)],
-            Verdict::Draw => [root.turn(), !root.turn()]
-                .into_iter()
-                .map(|c| (side_path(path, c), c, Claim::Hold))
-                .collect(),
-            Verdict::Unknown => Vec::new(),
-        };
+        let written: Vec<(PathBuf, Color, Claim)> = claims
+            .iter()
+            .map(|&(prover, claim)| match claim {
+                Claim::Win => (path.to_path_buf(), prover, claim),
+                Claim::Hold => (side_path(path, prover), prover, claim),
+            })
+            .collect();
         for (file, prover, claim) in written {
             let n = write_combined(&file, rules, &tree, &root, &parts, prover, claim)?;
             writeln!(
@@ -248,6 +257,37 @@ pub fn combine(
         }
     }
     writeln!(out, "result: {}", result_line(&root, &verdict))?;
+    Ok(())
+}
+
+/// Prints the frontier positions the value's proofs (`claims`) rest on, in frontier order:
+/// `rests on: N of the M frontier positions`, then `leaf: POSITION` for each. A driver that
+/// took some parts' values from runs before (with no proof) solves again only those of
+/// them listed here.
+fn write_leaves(
+    out: &mut impl Write,
+    tree: &Tree<'_>,
+    root: &Position,
+    frontier: &[Position],
+    parts: &Parts,
+    claims: &[(Color, Claim)],
+) -> Result<(), CliError> {
+    let mut leaves = std::collections::HashSet::new();
+    for &(prover, claim) in claims {
+        let (_, under) = tree
+            .proof(root, &parts.results, prover, claim)
+            .map_err(unproven)?;
+        leaves.extend(under);
+    }
+    writeln!(
+        out,
+        "rests on: {} of the {} frontier positions",
+        leaves.len(),
+        frontier.len()
+    )?;
+    for p in frontier.iter().filter(|p| leaves.contains(p)) {
+        writeln!(out, "leaf: {}", p.to_fen())?;
+    }
     Ok(())
 }
 

@@ -281,7 +281,7 @@ impl<'a> Search<'a> {
     pub fn run_below(&mut self, pos: &Position, q: u32) -> Num {
         self.path.clear();
         let leaf = self.leaf(pos, q);
-        if leaf.terminal || q >= self.limit || self.table_value(pos, q).is_some() {
+        if leaf.terminal || q >= self.limit || self.table_verdict(pos, q).is_some() {
             return leaf;
         }
         self.mid(pos, q, INF, INF)
@@ -295,10 +295,11 @@ impl<'a> Search<'a> {
         self.leaf(pos, q)
     }
 
-    /// The tables' verdict on a position they hold, for the prover at count `q` (see the
-    /// module documentation).
+    /// The tables' verdict on a position, for the prover at count `q` (see the module
+    /// documentation): `None` when they do not hold it.
     pub fn table_verdict(&self, pos: &Position, q: u32) -> Option<Num> {
-        self.table_value(pos, q)
+        let tb = self.tables.filter(|tb| tb.covers(pos))?;
+        self.covered_value(tb, pos, q)
     }
 
     /// The numbers of a position before it is expanded: solved when the game is over, the
@@ -363,13 +364,6 @@ impl<'a> Search<'a> {
         };
         num.terminal = true;
         num
-    }
-
-    /// The tables' verdict on a position, for the prover at count `q`: `None` when they do
-    /// not hold it.
-    fn table_value(&self, pos: &Position, q: u32) -> Option<Num> {
-        let tb = self.tables.filter(|tb| tb.covers(pos))?;
-        self.covered_value(tb, pos, q)
     }
 
     /// The verdict of `tb`, which holds `pos`, for the prover at count `q` (`None` only
