@@ -32,6 +32,9 @@ class Feed:
         self.unreported = 0
         # The parts not submitted yet (set by the level before the feed starts).
         self.waiting = []
+        # The parts run ahead at a later pass's limits (`promote`): part -> (seconds,
+        # nodes, whether that pass is the last).
+        self.ahead = {}
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def start(self):
@@ -47,6 +50,12 @@ class Feed:
         with self.reports:
             self.unreported -= 1
             self.reports.notify_all()
+
+    def promote(self, i, x, seconds, nodes, last):
+        """Part i (position x), left unknown by this pass, waits again to run at a later
+        pass's limits (`Level.promote_first`)."""
+        self.ahead[i] = (seconds, nodes, last)
+        self.waiting.append((i, x))
 
     def halted(self):
         return self.stopped.is_set() or self.level.cancelled()
@@ -129,11 +138,13 @@ class Feed:
         level, args = self.level, self.level.args
         i, x = part
         self.waiting.remove(part)
+        seconds, nodes, last = self.ahead.get(i, (self.seconds, self.nodes, level.last))
         future = level.tasks.part(
-            f"kharbaga-part-{i}-{level.run_id}-{self.pass_number}", slot, solve_part,
-            level.kharbaga, args.rules, args.tables, args.hash, self.seconds, self.nodes,
+            f"kharbaga-part-{i}-{level.run_id}-{self.pass_number}"
+            + ("-ahead" if i in self.ahead else ""), slot, solve_part,
+            level.kharbaga, args.rules, args.tables, args.hash, seconds, nodes,
             level.workdir, i, x, level.root, level.early, args.hash_dir, slot,
-            not level.last, args.keep_solvers)
+            not last, args.keep_solvers)
         self.futures.append(future)
 
         def done(future):

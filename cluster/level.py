@@ -95,6 +95,9 @@ class Level:
         self.already = set()  # the parts whose result is from a run before
         self.part_seconds = 0.0
         self.splits = set()  # the parts split in this run
+        # The parts run ahead of their pass (see `promote_first`): part -> the pass whose
+        # limits it ran at.
+        self.promoted = {}
         # The splits running, each in a thread of its own: part -> (thread, its stop event).
         self.splitting = {}
         # The splits started: part -> an event set once the split's first part waits for a
@@ -254,7 +257,8 @@ class Level:
             # before stands at this run's 2,400 s pass too).
             # They are looked at together once (one prune and one look at the splits,
             # not one each: a pass may take in sixty).
-            before = [(i, x) for i, x in self.todo if i in self.ran_earlier]
+            before = [(i, x) for i, x in self.todo
+                      if i in self.ran_earlier or self.promoted.get(i, -1) >= feed.pass_number]
             standing = []
             if before:
                 args = self.args
@@ -359,8 +363,9 @@ class Level:
             self.value, self.needed = self.still_needed()
             self.stop_unneeded_splits()
         # A part left unknown that comes before the parts not started yet, or alone can
-        # decide the root (with the results so far), is split now: they may not be needed
-        # after.
+        # decide the root (with the results so far), is split now (or, before the last
+        # pass, run at the next pass's limits now): they may not be needed after.
+        self.promote_first()
         self.split_first()
 
     def report_split(self, i):
@@ -379,6 +384,37 @@ class Level:
         self.stop_unneeded_splits()
         self.split_first()
         return None
+
+    def promote_first(self):
+        """In a pass before the last: runs at the next pass's limits now, ahead of the
+        parts still waiting, each part left unknown at this pass that alone decides the
+        root (a count of 1, see `place`) while no part waiting does, and that still
+        needs that pass. Its next pass would come anyway, after every part of this one:
+        at ply 21, 37 parts of 300 s (counts of 7 to 12) before the two parts that each
+        alone decide h8-g7's split went on at 2,400 s. A part whose count is larger waits
+        for its pass: the others it needs are left unknown at this limit, or not run yet.
+        And among parts that each alone decide the root (the prover to move at 1 ply),
+        the pass's order stands: the next may be a quick win. (In the last pass
+        `split_first` splits the parts that come first.)"""
+        feed = self.feed
+        if (self.last or not self.early or self.value or self.cancelled()
+                or self.needed is None or not feed.thread.is_alive()):
+            return
+        after = feed.pass_number + 1
+        waiting = [self.place(*p)[1] for p in list(feed.waiting)]
+        if not waiting or min(waiting) <= 1:
+            return
+        for i in sorted(i for i, v in self.values.items() if v == "unknown"):
+            x = self.positions[i]
+            if self.promoted.get(i, -1) >= after or self.needed.get(x, (0,))[0] != 1:
+                continue
+            self.promoted[i] = after
+            self.values.pop(i)
+            self.todo.append((i, x))
+            seconds, nodes = part_limits(self.args)[after]
+            self.say(f"part-{i} {x}: unknown at {show_limits(feed.seconds, feed.nodes)}, "
+                     f"and alone it decides the root: at {show_limits(seconds, nodes)} now")
+            feed.promote(i, x, seconds, nodes, after == len(part_limits(self.args)) - 1)
 
     # The splits.
 

@@ -521,9 +521,13 @@ def main():
         check("with splits, the top level's last pass comes before its first split",
               nested.returncode == 0 and "proof holds:" in nested.stdout and again_top
               and first_split and again_top[0] < first_split[0], show(nested))
+        # (A split's part left unknown that alone decides the split's root, while no part
+        # waiting does, runs at 50000 nodes ahead of the pass: see `promote_now` below.)
         check("and a split's level runs its own passes",
-              re.search(r"^  \d+ parts left unknown at 20000 nodes and still needed: "
-                        r"again at 50000 nodes$", nested.stdout, re.M), show(nested))
+              re.search(r"^  (\d+ parts left unknown at 20000 nodes and still needed: "
+                        r"again at 50000 nodes|part-\d+ \S+: unknown at 20000 nodes, and "
+                        r"alone it decides the root: at 50000 nodes now)$", nested.stdout, re.M),
+              show(nested))
         # A part split in a run before is split after the last pass even when that pass
         # has no part to run: here the loss's other three parts fall in the first pass.
         presplit_dir = os.path.join(tmp, "passes-presplit")
@@ -711,7 +715,8 @@ exec '{kharbaga}' "$@"
         class Args:
             split_unknown = 3
             every_part = values = False
-            rules = tables = None
+            rules = tables = nodes_per_part = None
+            time_per_part = [300, 2400]
 
         def split_now(needed, left_unknown, waiting):
             level = Level(NoneDecides(), Args(), kharbaga, "P", "", tmp, (), Slots(2), 2)
@@ -732,6 +737,41 @@ exec '{kharbaga}' "$@"
               and split_now(counts, [2], [0, 3]) == []
               and split_now(counts, [3], [4, 5]) == [3]
               and split_now(counts, [0], []) == [], "")
+
+        # Before the last pass, a part left unknown that alone decides the root (a count
+        # of 1) while no waiting part does runs at the next pass's limits at once, ahead of
+        # them (h8-g7's split at ply 21: two such parts waited behind 37 parts of 300 s);
+        # a part of a larger count waits for its pass, and so does every part when none is
+        # waiting, or when a waiting part alone decides the root too (at a 1-ply root whose
+        # every part alone decides it, the next part may be a quick win).
+        def promote_now(needed, left_unknown, waiting, last=False):
+            level = Level(NoneDecides(), Args(), kharbaga, "P", "", tmp, (), Slots(2), 2)
+            level.positions = [f"x{i}" for i in range(6)]
+            level.root, level.needed, level.last = "P", needed, last
+            level.values = {i: "unknown" for i in left_unknown}
+            level.feed = Feed(level, 300, None, 0)
+            level.feed.waiting = [(i, f"x{i}") for i in waiting]
+            level.feed.thread.is_alive = lambda: True
+            level.promote_first()
+            ahead = sorted(level.feed.ahead.items())
+            check_waiting = sorted(level.feed.waiting) == sorted(
+                [(i, f"x{i}") for i in waiting] + [(i, f"x{i}") for i, _ in ahead])
+            return ahead if check_waiting and all(i not in level.values for i, _ in ahead) \
+                else "inconsistent"
+
+        counts = {"x0": (1, 12), "x1": (2, 12), "x2": (7, 12), "x3": (7, 12),
+                  "x4": (7, 12), "x5": (12, 12)}
+        at_2400 = (2400, None, True)
+        alone = {f"x{i}": (1, 6) for i in range(6)}
+        check("before the last pass a part left unknown that alone decides the root runs at "
+              "the next pass's limits at once, when no waiting part does",
+              promote_now(counts, [0, 1], [2, 3]) == [(0, at_2400)]
+              and promote_now(counts, [1, 2], [3, 5]) == []
+              and promote_now(counts, [0, 4], []) == []
+              and promote_now(alone, [0, 1], [2, 3]) == []
+              and promote_now({"x1": (1, 12), "x3": (7, 12)}, [0, 1], [3]) == [(1, at_2400)]
+              and promote_now(counts, [0, 1], [2, 3], last=True) == [],
+              f"{promote_now(counts, [0, 1], [2, 3])}")
 
         # The slots go to the waiting parts depth first in frontier order, whatever the
         # order they asked in: a split's part (0, 5) before the top's parts 1 and 2.
