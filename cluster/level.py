@@ -397,8 +397,10 @@ class Level:
         the pass's order stands: the next may be a quick win. (In the last pass
         `split_first` splits the parts that come first.)"""
         feed = self.feed
+        # (Before the feed starts too: a restart takes in its standing results first.)
+        over = feed.thread.ident is not None and not feed.thread.is_alive()
         if (self.last or not self.early or self.value or self.cancelled()
-                or self.needed is None or not feed.thread.is_alive()):
+                or self.needed is None or over):
             return
         after = feed.pass_number + 1
         waiting = [self.place(*p)[1] for p in list(feed.waiting)]

@@ -751,7 +751,6 @@ exec '{kharbaga}' "$@"
             level.values = {i: "unknown" for i in left_unknown}
             level.feed = Feed(level, 300, None, 0)
             level.feed.waiting = [(i, f"x{i}") for i in waiting]
-            level.feed.thread.is_alive = lambda: True
             level.promote_first()
             ahead = sorted(level.feed.ahead.items())
             check_waiting = sorted(level.feed.waiting) == sorted(
