@@ -317,10 +317,9 @@ fn a_solve_stopped_at_a_limit_goes_on_from_its_resume_file() {
     );
 }
 
-#[test]
-fn a_combine_left_open_gives_each_needed_part_the_fewest_that_decide_the_root_through_it() {
-    use kharbaga::{Position, Rules};
-    let dir = temp_dir("through");
+/// The frontier of `LONGER_WIN` at 2 plies, written to `dir/frontier.txt`: the listing
+/// and the file.
+fn longer_win_frontier(dir: &std::path::Path) -> (String, PathBuf) {
     let listing = stdout(&run(&[
         "solve",
         "--position",
@@ -330,6 +329,13 @@ fn a_combine_left_open_gives_each_needed_part_the_fewest_that_decide_the_root_th
     ]));
     let frontier = dir.join("frontier.txt");
     std::fs::write(&frontier, &listing).unwrap();
+    (listing, frontier)
+}
+
+#[test]
+fn a_combine_left_open_gives_each_needed_part_the_fewest_that_decide_the_root_through_it() {
+    use kharbaga::{Position, Rules};
+    let (listing, frontier) = longer_win_frontier(&temp_dir("through"));
     let out = stdout(&run(&["solve", "--combine", frontier.to_str().unwrap()]));
     let through: std::collections::HashMap<&str, (&str, &str)> = out
         .lines()
@@ -524,15 +530,7 @@ fn combined_leaves(
     dir: &std::path::Path,
     value_of: impl Fn(&str) -> &'static str,
 ) -> (std::collections::HashSet<String>, String) {
-    let listing = stdout(&run(&[
-        "solve",
-        "--position",
-        LONGER_WIN,
-        "--frontier",
-        "2",
-    ]));
-    let frontier = dir.join("frontier.txt");
-    std::fs::write(&frontier, &listing).unwrap();
+    let (listing, frontier) = longer_win_frontier(dir);
     let results: String = listing
         .lines()
         .skip(1)
@@ -561,17 +559,8 @@ fn a_decided_combine_lists_the_frontier_positions_its_proof_rests_on() {
     let rules = Rules::standard();
     let root = Position::from_fen(LONGER_WIN).unwrap();
     let moves = root.legal_moves(&rules);
-    let frontier: HashSet<String> = stdout(&run(&[
-        "solve",
-        "--position",
-        LONGER_WIN,
-        "--frontier",
-        "2",
-    ]))
-    .lines()
-    .skip(1)
-    .map(String::from)
-    .collect();
+    let (listing, _) = longer_win_frontier(&temp_dir("leaves"));
+    let frontier: HashSet<String> = listing.lines().skip(1).map(String::from).collect();
     let under = |mv| -> Vec<String> {
         let after = root.play(mv);
         after
