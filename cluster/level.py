@@ -560,7 +560,6 @@ class Level:
                      self.workdir, self.path, self.slots, self.workers, self.cancelled,
                      self.queued, prove=leaves).solve()
 
-
     def combine(self):
         """Combines the parts' results into the root's value and proof (verified at the
         top) and reports them. Returns the exit status and the combine's result (None when
