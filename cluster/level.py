@@ -403,6 +403,7 @@ class Level:
                 or self.needed is None or over):
             return
         after = feed.pass_number + 1
+        passes = part_limits(self.args)
         waiting = [self.place(*p)[1] for p in list(feed.waiting)]
         if not waiting or min(waiting) <= 1:
             return
@@ -413,10 +414,10 @@ class Level:
             self.promoted[i] = after
             self.values.pop(i)
             self.todo.append((i, x))
-            seconds, nodes = part_limits(self.args)[after]
+            seconds, nodes = passes[after]
             self.say(f"part-{i} {x}: unknown at {show_limits(feed.seconds, feed.nodes)}, "
                      f"and alone it decides the root: at {show_limits(seconds, nodes)} now")
-            feed.promote(i, x, seconds, nodes, after == len(part_limits(self.args)) - 1)
+            feed.promote(i, x, seconds, nodes, after == len(passes) - 1)
 
     # The splits.
 

@@ -234,19 +234,22 @@ pub fn combine(
         Verdict::Draw => vec![(root.turn(), Claim::Hold), (!root.turn(), Claim::Hold)],
         Verdict::Unknown => Vec::new(),
     };
-    if !claims.is_empty() {
-        write_leaves(out, &tree, &root, &frontier, &parts, &claims)?;
+    // Each claim's tree: its lines and the frontier positions it goes on from.
+    let proofs = claims
+        .iter()
+        .map(|&(prover, claim)| tree.proof(&root, &parts.results, prover, claim))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(unproven)?;
+    if !proofs.is_empty() {
+        write_leaves(out, &frontier, proofs.iter().flat_map(|(_, leaves)| leaves))?;
     }
     if let Some(path) = proof {
-        let written: Vec<(PathBuf, Color, Claim)> = claims
-            .iter()
-            .map(|&(prover, claim)| match claim {
-                Claim::Win => (path.to_path_buf(), prover, claim),
-                Claim::Hold => (side_path(path, prover), prover, claim),
-            })
-            .collect();
-        for (file, prover, claim) in written {
-            let n = write_combined(&file, rules, &tree, &root, &parts, prover, claim)?;
+        for (&(prover, claim), (lines, leaves)) in claims.iter().zip(&proofs) {
+            let file = match claim {
+                Claim::Win => path.to_path_buf(),
+                Claim::Hold => side_path(path, prover),
+            };
+            let n = write_combined(&file, rules, &parts, prover, claim, lines, leaves)?;
             writeln!(
                 out,
                 "proof: {} ({n} lines, {} for {})",
@@ -260,25 +263,16 @@ pub fn combine(
     Ok(())
 }
 
-/// Prints the frontier positions the value's proofs (`claims`) rest on, in frontier order:
-/// `rests on: N of the M frontier positions`, then `leaf: POSITION` for each. A driver that
-/// took some parts' values from runs before (with no proof) solves again only those of
-/// them listed here.
-fn write_leaves(
+/// Prints the frontier positions the value's proofs rest on (`leaves`, those of each
+/// proof), in frontier order: `rests on: N of the M frontier positions`, then `leaf:
+/// POSITION` for each. A driver that took some parts' values from runs before (with no
+/// proof) solves again only those of them listed here.
+fn write_leaves<'a>(
     out: &mut impl Write,
-    tree: &Tree<'_>,
-    root: &Position,
     frontier: &[Position],
-    parts: &Parts,
-    claims: &[(Color, Claim)],
+    leaves: impl Iterator<Item = &'a Position>,
 ) -> Result<(), CliError> {
-    let mut leaves = std::collections::HashSet::new();
-    for &(prover, claim) in claims {
-        let (_, under) = tree
-            .proof(root, &parts.results, prover, claim)
-            .map_err(unproven)?;
-        leaves.extend(under);
-    }
+    let leaves: std::collections::HashSet<&Position> = leaves.collect();
     writeln!(
         out,
         "rests on: {} of the {} frontier positions",
@@ -342,8 +336,8 @@ type Place = (u32, u32);
 /// The bit of a [`Place`]'s source set when the walk has reached the line.
 const REACHED: u32 = 1 << 31;
 
-/// Writes the proof of `claim` for `prover`: of the candidate lines, the tree's lines and
-/// then the lines of the parts' proofs under its leaves (a part's win proof serves a hold
+/// Writes the proof of `claim` for `prover`: of the candidate lines, the tree's `lines` and
+/// then the lines of the parts' proofs under its `leaves` (a part's win proof serves a hold
 /// as well), the first line of a position winning, exactly those a checker's walk from the
 /// root reaches. A position in several parts' proofs keeps the first part's line, so the
 /// lines under it in the later parts' strategies are left out, as are the lines a part's
@@ -352,17 +346,14 @@ const REACHED: u32 = 1 << 31;
 fn write_combined(
     path: &Path,
     rules: &Rules,
-    tree: &Tree<'_>,
-    root: &Position,
     parts: &Parts,
     prover: Color,
     claim: Claim,
+    lines: &[Line],
+    leaves: &[Position],
 ) -> Result<usize, CliError> {
-    let (lines, leaves) = tree
-        .proof(root, &parts.results, prover, claim)
-        .map_err(unproven)?;
     let mut sources: Vec<&PartProof> = Vec::with_capacity(leaves.len());
-    for leaf in leaves {
+    for &leaf in leaves {
         let part = parts.proofs.get(&(leaf, prover)).ok_or_else(|| {
             CliError::Input(format!(
                 "no proof file for {} at the frontier position {}",
