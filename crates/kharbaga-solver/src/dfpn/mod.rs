@@ -304,7 +304,7 @@ impl<'a> Search<'a> {
 
     /// The numbers of a position before it is expanded: solved when the game is over, the
     /// count has reached the limit, it repeats the path, or the tables hold it; else from
-    /// the transposition table or the evaluation.
+    /// the transposition table or the evaluation and the number of moves.
     ///
     /// Whether the side to move is blocked (the game over) is asked only where the answer
     /// can differ: not for a position on the path (it was expanded, so it has a move) nor
@@ -349,10 +349,10 @@ impl<'a> Search<'a> {
                 return Num::unknown(e.pn, e.dn);
             }
         }
-        if pos.is_blocked(self.rules) {
-            return self.terminal(pos);
+        match pos.count_legal(self.rules) {
+            0 => self.terminal(pos),
+            moves => self.initial(pos, moves as u32),
         }
-        self.initial(pos)
     }
 
     /// The numbers of a position whose side to move is blocked: it has lost.
@@ -396,12 +396,20 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// Evaluation-guided initial numbers: a position good for the prover gets a small proof
-    /// number and a large disproof number (about one step of 3/4 of a man each).
-    fn initial(&self, pos: &Position) -> Num {
+    /// Initial numbers from the evaluation and the side to move's `moves` (at least 1): a
+    /// position good for the prover gets a small proof number and a large disproof number
+    /// (about one step of 3/4 of a man each), and the number that needs every move answered
+    /// (the disproof number where the prover moves, the proof number where the opponent
+    /// does) counts one more for each move past the first, as the weak sum will once the
+    /// position is expanded.
+    fn initial(&self, pos: &Position, moves: u32) -> Num {
         let e = evaluate(pos, self.rules, self.weights);
-        let for_prover = if pos.turn() == self.prover { e } else { -e };
-        Num::unknown(initial_number(-for_prover), initial_number(for_prover))
+        let (pn, dn) = if pos.turn() == self.prover {
+            (initial_number(-e), initial_number(e) + moves - 1)
+        } else {
+            (initial_number(e) + moves - 1, initial_number(-e))
+        };
+        Num::unknown(pn, dn)
     }
 
     /// Whether a limit has been reached, looking at the clock now (then any search run
@@ -572,6 +580,37 @@ mod tests {
             let mut black = Search::new(&rules, None, &mut tt, Color::Black);
             let num = black.known(&over, q);
             assert!(num.disproven() && num.terminal(), "count {q}: {num:?}");
+        }
+    }
+
+    #[test]
+    fn the_number_that_needs_every_move_answered_counts_the_moves() {
+        let rules = Rules::standard();
+        let weights = Weights::for_rules(&rules);
+        let mut tt = Tt::new(1);
+        // The start, six steps of two men, a Mullah's only move (a capture).
+        let positions = [
+            Position::start(),
+            Position::from_fen("B:Bc3,g1:We5,a9").unwrap(),
+            Position::from_fen("W:BKc3,g1:WKe5,a9,i9").unwrap(),
+        ];
+        let counts: Vec<usize> = positions
+            .iter()
+            .map(|p| p.legal_moves(&rules).len())
+            .collect();
+        assert_eq!(counts[1..], [6, 1]);
+        for (pos, moves) in positions.iter().zip(counts) {
+            let moves = moves as u32;
+            let e = evaluate(pos, &rules, weights);
+            let us = pos.turn();
+            // The side to move proving: every move must be refuted to disprove it.
+            let num = Search::new(&rules, None, &mut tt, us).known(pos, 0);
+            let expected = (initial_number(-e), initial_number(e) + moves - 1);
+            assert_eq!((num.pn, num.dn), expected, "{pos}");
+            // The other side proving: every move must be answered to prove it.
+            let num = Search::new(&rules, None, &mut tt, !us).known(pos, 0);
+            let expected = (initial_number(e) + moves - 1, initial_number(-e));
+            assert_eq!((num.pn, num.dn), expected, "{pos}");
         }
     }
 
