@@ -15,7 +15,7 @@ is proven, without solving again the parts a run before left unknown at the same
 values restored with them are a record the driver solves again, or with --values takes as
 results, solving again only the parts the root's proof rests on);
 a part left unknown that alone can decide the root is split before the parts not started;
-with rising limits (--nodes-per-part 50000,2000000) each level runs its parts in passes,
+with rising limits (--nodes-per-part 20000,2000000) each level runs its parts in passes,
 and a part split in a run before is split after the last pass even if it ran no part, or
 during it when it alone can decide the root;
 splits run side by side, and those a decided root no longer needs are stopped; the slots go
@@ -305,12 +305,12 @@ def main():
               summary is not None and summary[1] <= summary[0] // 2
               and summary[1] + summary[3] == summary[0], f"summary {summary}")
 
-        # Splitting: at 1 ply and 50,000 nodes a part, every part of the win is unknown;
+        # Splitting: at 1 ply and 20,000 nodes a part, every part of the win is unknown;
         # split again (down to 3 levels, at 2 plies: a split is never 1 ply deep unless
         # told) they decide it, and the proof holds.
         split_dir = os.path.join(tmp, "split")
-        whole = driver(kharbaga, split_dir, "--nodes-per-part", "50000", plies=1)
-        check("at 50,000 nodes a part, the 1-ply parts leave the root unknown",
+        whole = driver(kharbaga, split_dir, "--nodes-per-part", "20000", plies=1)
+        check("at 20,000 nodes a part, the 1-ply parts leave the root unknown",
               whole.returncode == 3 and parts_line(whole) is not None
               and f"root {POSITION}: unknown" in whole.stdout, show(whole))
         # Carried to another directory without proofs (cluster/archive.py): the parts left
@@ -336,7 +336,7 @@ def main():
         check("and refuses to overwrite a file (exit 2, saying which)",
               clash.returncode == 2 and "already holds frontier.txt" in clash.stderr,
               show(clash))
-        resplit = driver(kharbaga, restored_dir, "--nodes-per-part", "50000",
+        resplit = driver(kharbaga, restored_dir, "--nodes-per-part", "20000",
                          "--split-unknown", "3", plies=1)
         top = parts_line(resplit)
         check("the restored directory splits its unknown parts without solving them again",
@@ -347,7 +347,7 @@ def main():
         check("archive.py show counts the parts by level",
               shown.returncode == 0 and re.fullmatch(
                   rf"level 0: {whole_n} parts left unknown \({whole_n} with limits: time - "
-                  r"nodes 50000 hash 64\), 0 solved, 0 split directories\n", shown.stdout),
+                  r"nodes 20000 hash 64\), 0 solved, 0 split directories\n", shown.stdout),
               show(shown))
         again_archive = os.path.join(tmp, "resplit.tar.gz")
         archive_cmd("save", restored_dir, again_archive)
@@ -383,7 +383,7 @@ def main():
         archive_cmd("save", valued_dir, valued_archive)
         with tarfile.open(valued_archive) as tar:
             valued_names = sorted(tar.getnames())
-        revalued = driver(kharbaga, valued_dir, "--nodes-per-part", "50000",
+        revalued = driver(kharbaga, valued_dir, "--nodes-per-part", "20000",
                           "--split-unknown", "3", plies=1)
         check("restored, the values are kept by a save and stay through a run, which "
               "solves the parts it needs again, to the same win and a proof that holds",
@@ -397,7 +397,7 @@ def main():
         # through its split, the same way).
         trusted_dir = os.path.join(tmp, "trusted")
         archive_cmd("restore", again_archive, trusted_dir)
-        trusted = driver(kharbaga, trusted_dir, "--nodes-per-part", "50000",
+        trusted = driver(kharbaga, trusted_dir, "--nodes-per-part", "20000",
                          "--split-unknown", "3", "--values", plies=1)
 
         def solved_now(run):
@@ -425,7 +425,7 @@ def main():
               in everything.stderr, show(everything))
         # (--archive saves after every result; this checks the last save, at the end.)
         kept = os.path.join(tmp, "kept.tar.gz")
-        split = driver(kharbaga, split_dir, "--nodes-per-part", "50000", "--split-unknown",
+        split = driver(kharbaga, split_dir, "--nodes-per-part", "20000", "--split-unknown",
                        "3", "--archive", kept, plies=1)
         fresh = os.path.join(tmp, "fresh.tar.gz")
         archive_cmd("save", split_dir, fresh)
@@ -467,24 +467,24 @@ def main():
                                 capture_output=True, text=True, env=ENV)
         check("verify-proof accepts the proof made of split parts", verify.returncode == 0,
               show(verify))
-        again = driver(kharbaga, split_dir, "--nodes-per-part", "50000", "--split-unknown",
+        again = driver(kharbaga, split_dir, "--nodes-per-part", "20000", "--split-unknown",
                        "3", plies=1)
         check("a run after it finds the root decided and splits nothing",
               again.returncode == 0 and "no part runs" in again.stdout
               and "unknown at its limit, split" not in again.stdout, show(again))
 
         # Passes: with rising limits every part runs at the first, then those left unknown
-        # and still needed at the next. At 1 ply every part is unknown at 50,000 nodes;
+        # and still needed at the next. At 1 ply every part is unknown at 20,000 nodes;
         # at 2,000,000 the first that runs decides the root, and the others stop.
         passes_dir = os.path.join(tmp, "passes")
-        passes = driver(kharbaga, passes_dir, "--nodes-per-part", "50000,2000000",
+        passes = driver(kharbaga, passes_dir, "--nodes-per-part", "20000,2000000",
                         "--split-unknown", "3", plies=1)
         top = parts_line(passes)
         check("with rising node limits the parts run in passes and prove the win, unsplit",
               passes.returncode == 0 and re.search(rf"^root {re.escape(POSITION)}: win",
                                                    passes.stdout, re.M)
               and "proof holds:" in passes.stdout
-              and re.search(r"^(\d+) parts left unknown at 50000 nodes and still needed: "
+              and re.search(r"^(\d+) parts left unknown at 20000 nodes and still needed: "
                             r"again at 2000000 nodes$", passes.stdout, re.M)
               and "split in" not in passes.stdout, show(passes))
         check("each part ran in the first pass, and in the second ran or was not needed",
@@ -495,14 +495,14 @@ def main():
         # which goes on from it; no such file is left once the parts have run their last.
         resume_dir = os.path.join(tmp, "passes-resume")
         resume_tables = os.path.join(tmp, "passes-resume-tables")
-        resumed = driver(kharbaga, resume_dir, "--nodes-per-part", "20000,2000000",
+        resumed = driver(kharbaga, resume_dir, "--nodes-per-part", "8000,2000000",
                          "--split-unknown", "3", "--hash-dir", resume_tables, plies=1)
         outs = [open(os.path.join(resume_dir, f)).read() for f in os.listdir(resume_dir)
                 if re.fullmatch(r"part-\d+\.out", f)]
         check("a part's second pass goes on from its first pass's table",
               resumed.returncode == 0 and "proof holds:" in resumed.stdout
               and any("(this position's earlier solve goes on: " in o for o in outs)
-              and re.search(r"^\d+ parts left unknown at 20000 nodes", resumed.stdout, re.M)
+              and re.search(r"^\d+ parts left unknown at 8000 nodes", resumed.stdout, re.M)
               and not any("resume file" in o and "(new)" in o and "2000000" in o
                           for o in outs), show(resumed))
         check("and no part's table is left after the last pass",
@@ -511,28 +511,28 @@ def main():
 
         # And the split levels run their parts in passes too, split only after the last.
         nested_dir = os.path.join(tmp, "passes-split")
-        nested = driver(kharbaga, nested_dir, "--nodes-per-part", "20000,50000",
+        nested = driver(kharbaga, nested_dir, "--nodes-per-part", "8000,20000",
                         "--split-unknown", "3", plies=1)
         lines = nested.stdout.splitlines()
         again_top = [k for k, line in enumerate(lines)
-                     if re.fullmatch(r"\d+ parts left unknown at 20000 nodes and still "
-                                     r"needed: again at 50000 nodes", line)]
+                     if re.fullmatch(r"\d+ parts left unknown at 8000 nodes and still "
+                                     r"needed: again at 20000 nodes", line)]
         first_split = [k for k, line in enumerate(lines) if "unknown at its limit, split" in line]
         check("with splits, the top level's last pass comes before its first split",
               nested.returncode == 0 and "proof holds:" in nested.stdout and again_top
               and first_split and again_top[0] < first_split[0], show(nested))
         # (A split's part left unknown that alone decides the split's root, while no part
-        # waiting does, runs at 50000 nodes ahead of the pass: see `promote_now` below.)
+        # waiting does, runs at 20000 nodes ahead of the pass: see `promote_now` below.)
         check("and a split's level runs its own passes",
-              re.search(r"^  (\d+ parts left unknown at 20000 nodes and still needed: "
-                        r"again at 50000 nodes|part-\d+ \S+: unknown at 20000 nodes, and "
-                        r"alone it decides the root: at 50000 nodes now)$", nested.stdout, re.M),
+              re.search(r"^  (\d+ parts left unknown at 8000 nodes and still needed: "
+                        r"again at 20000 nodes|part-\d+ \S+: unknown at 8000 nodes, and "
+                        r"alone it decides the root: at 20000 nodes now)$", nested.stdout, re.M),
               show(nested))
         # A part split in a run before is split after the last pass even when that pass
         # has no part to run: here the loss's other three parts fall in the first pass.
         presplit_dir = os.path.join(tmp, "passes-presplit")
         os.makedirs(os.path.join(presplit_dir, "part-0.split"))
-        presplit = driver(kharbaga, presplit_dir, "--nodes-per-part", "100000,200000",
+        presplit = driver(kharbaga, presplit_dir, "--nodes-per-part", "40000,80000",
                           "--split-unknown", "1", position=LOSS, plies=1)
         check("a part split before is split after a last pass with nothing to run",
               presplit.returncode == 0
@@ -542,7 +542,7 @@ def main():
               and not re.search(r"^\d+ parts left unknown", presplit.stdout, re.M),
               show(presplit))
         # A part split in a run before that alone can decide the root is split as soon as
-        # the last pass begins: at 1 ply every part of the win is unknown at 50,000 nodes,
+        # the last pass begins: at 1 ply every part of the win is unknown at 20,000 nodes,
         # and in the last pass the parts but the first take a second more each and stay
         # unknown (one node). Before session 40, part 0 waited for the pass to end, and the
         # splits of the parts after it decided the root first; until session 43 it waited
@@ -554,22 +554,22 @@ def main():
         wrapper(slow, f"""#!/bin/sh
 case " $* " in
     *" --frontier "*|*" --combine "*|*" verify-proof "*) ;;
-    {" | ".join(f'*" --position {x} "*" --nodes 100000 "*' for x in top_parts[1:])})
+    {" | ".join(f'*" --position {x} "*" --nodes 40000 "*' for x in top_parts[1:])})
         sleep 1
-        for a; do shift; [ "$a" = 100000 ] && a=1; set -- "$@" "$a"; done ;;
+        for a; do shift; [ "$a" = 40000 ] && a=1; set -- "$@" "$a"; done ;;
 esac
 exec '{kharbaga}' "$@"
 """)
         early_split_dir = os.path.join(tmp, "passes-presplit-early")
         os.makedirs(os.path.join(early_split_dir, "part-0.split"))
-        early_split = driver(slow, early_split_dir, "--nodes-per-part", "50000,100000",
+        early_split = driver(slow, early_split_dir, "--nodes-per-part", "20000,40000",
                              "--split-unknown", "1", plies=1)
         split_at = lines_matching(early_split.stdout,
                                   r"part-0 \S+: unknown at its limit, split in .*")
         last_pass = lines_matching(early_split.stdout,
                                    rf"\[\d+/{len(top_parts) - 1}\] part-[1-9]", whole=False)
-        second = lines_matching(early_split.stdout, r"\d+ parts left unknown at 50000 nodes "
-                                r"and still needed: again at 100000 nodes")
+        second = lines_matching(early_split.stdout, r"\d+ parts left unknown at 20000 nodes "
+                                r"and still needed: again at 40000 nodes")
         check("a part split before that can decide the root is split as the last pass begins",
               early_split.returncode == 0 and len(top_parts) > 3 and split_at and second
               and second[0] < split_at[0]
@@ -877,7 +877,7 @@ exec '{kharbaga}' "$@"
             with Client(address, timeout=60) as client:
                 client.wait_for_workers(2, timeout=60)
             remote = driver(kharbaga, os.path.join(tmp, "remote"), "--scheduler", address,
-                            "--slots", "2", "--nodes-per-part", "50000", "--split-unknown",
+                            "--slots", "2", "--nodes-per-part", "20000", "--split-unknown",
                             "2", plies=1)
         finally:
             for process in cluster:
@@ -918,7 +918,7 @@ exec '{kharbaga}' "$@"
         # again once there are tables, though their limits were reached.
         grown_dir = os.path.join(tmp, "tables-grown")
         archive_cmd("restore", archive, grown_dir)
-        grown = driver(kharbaga, grown_dir, "--nodes-per-part", "50000", plies=1,
+        grown = driver(kharbaga, grown_dir, "--nodes-per-part", "20000", plies=1,
                        env=dict(os.environ, XDG_DATA_HOME=data))
         top = parts_line(grown)
         outs = [open(os.path.join(grown_dir, f)).read() for f in os.listdir(grown_dir)
@@ -932,13 +932,13 @@ exec '{kharbaga}' "$@"
         grown_shown = archive_cmd("show", grown_archive)
         check("archive.py show names the tables the parts left unknown had",
               grown_shown.returncode == 0
-              and re.search(r"\d+ with limits: time - nodes 50000 hash 64, tables of up to 3 "
+              and re.search(r"\d+ with limits: time - nodes 20000 hash 64, tables of up to 3 "
                             r"pieces", grown_shown.stdout), show(grown_shown))
         out3 = next((o for o in outs if commands.tables_of(o) == 3), "")
         check("spent: an unknown part's .out counts with tables no larger than its own",
-              workdir.spent(out3, None, 50000, 64, lambda: 3)
-              and workdir.spent(out3, None, 50000, 64, lambda: 2)
-              and not workdir.spent(out3, None, 50000, 64, lambda: 4)
+              workdir.spent(out3, None, 20000, 64, lambda: 3)
+              and workdir.spent(out3, None, 20000, 64, lambda: 2)
+              and not workdir.spent(out3, None, 20000, 64, lambda: 4)
               and not workdir.spent(out3, None, 60000, 64, lambda: 3), out3[:300])
 
         # A set still being built counts as its complete part: with one of the 12 slices of
