@@ -182,22 +182,11 @@ pub fn combine(
     }
     let range = tree.value(&root, &parts.results);
     let mover = color_name(root.turn());
-    let verdict = match range.value() {
-        Some(Wdl::Win) => {
-            writeln!(out, "{mover} to move wins")?;
-            let (lines, _) = tree
-                .proof(&root, &parts.results, root.turn(), Claim::Win)
-                .map_err(unproven)?;
-            Verdict::Win(lines[0].1.expect("the winner's line has a move"))
-        }
-        Some(Wdl::Loss) => {
-            writeln!(out, "{mover} to move loses")?;
-            Verdict::Loss
-        }
-        Some(Wdl::Draw) => {
-            writeln!(out, "a draw: neither side can force a win")?;
-            Verdict::Draw
-        }
+    let value = range.value();
+    match value {
+        Some(Wdl::Win) => writeln!(out, "{mover} to move wins")?,
+        Some(Wdl::Loss) => writeln!(out, "{mover} to move loses")?,
+        Some(Wdl::Draw) => writeln!(out, "a draw: neither side can force a win")?,
         None => {
             writeln!(
                 out,
@@ -224,15 +213,14 @@ pub fn combine(
                 let other = count(fewest.and_then(|f| f.other));
                 writeln!(out, "needed: {} {first} {other}", p.to_fen())?;
             }
-            Verdict::Unknown
         }
-    };
+    }
     // The proofs of the value: for each, the prover and its claim.
-    let claims: Vec<(Color, Claim)> = match &verdict {
-        Verdict::Win(_) => vec![(root.turn(), Claim::Win)],
-        Verdict::Loss => vec![(!root.turn(), Claim::Win)],
-        Verdict::Draw => vec![(root.turn(), Claim::Hold), (!root.turn(), Claim::Hold)],
-        Verdict::Unknown => Vec::new(),
+    let claims: Vec<(Color, Claim)> = match value {
+        Some(Wdl::Win) => vec![(root.turn(), Claim::Win)],
+        Some(Wdl::Loss) => vec![(!root.turn(), Claim::Win)],
+        Some(Wdl::Draw) => vec![(root.turn(), Claim::Hold), (!root.turn(), Claim::Hold)],
+        None => Vec::new(),
     };
     // Each claim's tree: its lines and the frontier positions it goes on from.
     let proofs = claims
@@ -240,6 +228,13 @@ pub fn combine(
         .map(|&(prover, claim)| tree.proof(&root, &parts.results, prover, claim))
         .collect::<Result<Vec<_>, _>>()
         .map_err(unproven)?;
+    let verdict = match value {
+        // The win's tree starts at the root, with the winner's move.
+        Some(Wdl::Win) => Verdict::Win(proofs[0].0[0].1.expect("the winner's line has a move")),
+        Some(Wdl::Loss) => Verdict::Loss,
+        Some(Wdl::Draw) => Verdict::Draw,
+        None => Verdict::Unknown,
+    };
     if !proofs.is_empty() {
         write_leaves(out, &frontier, proofs.iter().flat_map(|(_, leaves)| leaves))?;
     }
