@@ -17,8 +17,9 @@
 //! rare; in a table carried over from an earlier solve it is a cycle of proofs that justify
 //! each other (an entry of the earlier solve rests on a child whose entry this solve has
 //! since replaced by a proof that goes through it). With [`Cycles::Fail`] the walk stops
-//! there with an error that says so ([`ExtractError::circular`]), for the solve to start
-//! again from an empty table.
+//! there with an error that says so ([`ExtractError::circular`]) and names the positions
+//! round the cycle ([`ExtractError::cycle`]), for the solver to drop their entries and walk
+//! again (see [`crate::solve`]).
 
 use std::collections::HashMap;
 
@@ -67,6 +68,9 @@ pub struct ExtractError {
     /// Whether it failed because the stored proofs justify each other in a cycle
     /// ([`Cycles::Fail`]).
     pub circular: bool,
+    /// For a circular failure, the hashes of the positions round the cycle, from the one
+    /// the walk came back to (whose stored proofs justify each other); else empty.
+    pub cycle: Vec<u64>,
 }
 
 impl std::fmt::Display for ExtractError {
@@ -133,14 +137,18 @@ pub fn extract(
         }
         // A repetition is within the last `q` positions (no capture or man move since).
         let hash = pos.hash();
-        if fail_on_cycle && line[line.len().saturating_sub(q as usize)..].contains(&hash) {
-            return Err(ExtractError {
-                circular: true,
-                ..Walk::fail(
-                    &pos,
-                    "the stored proofs come back to it: they justify each other",
-                )
-            });
+        let back = line.len().saturating_sub(q as usize);
+        if fail_on_cycle {
+            if let Some(i) = line[back..].iter().rposition(|&h| h == hash) {
+                return Err(ExtractError {
+                    circular: true,
+                    cycle: line[back + i..].to_vec(),
+                    ..Walk::fail(
+                        &pos,
+                        "the stored proofs come back to it: they justify each other",
+                    )
+                });
+            }
         }
         let (mv, children) = walk.expand(&pos, q)?;
         line.push(hash);
@@ -236,6 +244,7 @@ impl Walk<'_, '_> {
             position: pos.to_fen(),
             reason: reason.to_string(),
             circular: false,
+            cycle: Vec::new(),
         }
     }
 

@@ -73,9 +73,13 @@ pub struct Solution {
     /// must follow (writing or confirming its proof, or choosing the winning move): the
     /// verdict is then `Unknown`.
     pub cut: bool,
-    /// Whether the proof could not be written from a table with entries carried over from
-    /// an earlier solve (they justified each other in a cycle), so the position was solved
-    /// again from an empty table (the searches of both attempts are in `searches`).
+    /// How many cycles of stored proofs justifying each other the proof walk met (only a
+    /// table with entries carried over from an earlier solve has them): each time the
+    /// entries round the cycle were dropped, the root searched again if it was one of them,
+    /// and the proof walked again.
+    pub cycles: u32,
+    /// Whether the cycles went on past [`CYCLE_ROUNDS`], so the position was solved again
+    /// from an empty table (the searches of both attempts are in `searches`).
     pub restarted: bool,
     /// The searches run, in order.
     pub searches: Vec<SearchReport>,
@@ -109,6 +113,10 @@ enum Found {
     /// A limit stopped a search.
     Open,
 }
+
+/// The most cycles of stored proofs a proof walk breaks before the solve starts again
+/// from an empty table.
+pub const CYCLE_ROUNDS: u32 = 100;
 
 /// The depth of the engine search that picks the side whose win is searched for first.
 const FAVOURED_DEPTH: u32 = 8;
@@ -152,8 +160,11 @@ impl Solver<'_> {
     /// [`Verdict::Unknown`], with [`Solution::cut`] set.
     ///
     /// A table holding entries carried over from an earlier solve may give a proof walk
-    /// that goes round a cycle of proofs justifying each other: then the table is emptied
-    /// and the position solved again ([`Solution::restarted`]).
+    /// that goes round a cycle of proofs justifying each other (each true, but the entries
+    /// they rested on replaced): then the entries round the cycle are dropped and the proof
+    /// walked again, which searches those positions again ([`Solution::cycles`]); only after
+    /// [`CYCLE_ROUNDS`] such cycles is the table emptied and the position solved again
+    /// ([`Solution::restarted`]).
     pub fn solve(
         &self,
         pos: &Position,
@@ -177,6 +188,7 @@ impl Solver<'_> {
         Ok(Solution {
             verdict,
             cut,
+            cycles: run.cycles,
             restarted,
             searches: run.searches,
             proof_nodes: run.proof_nodes,
@@ -298,9 +310,21 @@ impl Solver<'_> {
         } else {
             Cycles::Rewalk
         };
-        let lines = self
-            .proofs
-            .then(|| extract(&mut search, pos, Claim::Win, cycles));
+        let lines = self.proofs.then(|| loop {
+            match extract(&mut search, pos, Claim::Win, cycles) {
+                Err(e) if e.circular && run.cycles < CYCLE_ROUNDS => {
+                    run.cycles += 1;
+                    for &hash in &e.cycle {
+                        search.forget(hash);
+                    }
+                    // The root itself may have been round the cycle.
+                    if !search.run(pos, 0).proven() {
+                        break Err(e);
+                    }
+                }
+                lines => break lines,
+            }
+        });
         let verdict = if winner == pos.turn() {
             best_move(&mut search, pos).map(Verdict::Win)
         } else {
@@ -324,6 +348,7 @@ impl Solver<'_> {
                 position: pos.to_fen(),
                 reason: "no move of the proven winner is proven".to_string(),
                 circular: false,
+                cycle: Vec::new(),
             })),
         }
     }
@@ -368,6 +393,8 @@ struct Run {
     searches: Vec<SearchReport>,
     /// Nodes searched again while writing proofs and choosing the winning move.
     proof_nodes: u64,
+    /// Cycles of stored proofs broken while writing the proof.
+    cycles: u32,
 }
 
 impl Run {

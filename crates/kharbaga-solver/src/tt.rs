@@ -332,6 +332,18 @@ impl Tt {
         Some(unpack(key, &bucket.numbers[i]))
     }
 
+    /// Drops the entry of `key`, if stored.
+    pub fn remove(&mut self, key: u64) {
+        let b = self.bucket(key);
+        let bucket = &mut self.buckets[b];
+        if let Some(i) = bucket.keys.iter().position(|&k| k == key) {
+            bucket.keys[i] = 0;
+            bucket.numbers[i] = [0; PACKED];
+            bucket.carried &= !(1 << i);
+            self.used -= 1;
+        }
+    }
+
     /// Stores `entry` (its key included), replacing the same key, an empty slot, or the
     /// least-worked entry of the bucket.
     pub fn put(&mut self, entry: Entry) {
@@ -552,6 +564,30 @@ mod tests {
             "then as before: the solved entry stays"
         );
         assert_eq!(tt.get(33), None);
+    }
+
+    #[test]
+    fn a_removed_entry_frees_its_slot() {
+        let mut tt = Tt::new(0);
+        let entry = |key| Entry {
+            key,
+            pn: 0,
+            dn: INF,
+            work: 1_000_000,
+            ..Entry::default()
+        };
+        tt.put_carried(entry(9));
+        tt.put(entry(17));
+        tt.put(entry(25));
+        tt.remove(9);
+        tt.remove(57); // not stored: nothing happens
+        assert_eq!(tt.get(9), None);
+        assert!(tt.get(17).is_some() && tt.get(25).is_some());
+        assert_eq!(tt.used, 2);
+        // The freed slot takes the next entry: nothing stored is replaced.
+        tt.put(entry(33));
+        assert!([17, 25, 33].iter().all(|&k| tt.get(k).is_some()));
+        assert_eq!(tt.used, 3);
     }
 
     #[test]

@@ -349,11 +349,20 @@ fn report(out: &mut impl Write, pos: &Position, s: &Solution) -> io::Result<()> 
             search.stats.repetitions
         )?;
     }
+    if s.cycles > 0 {
+        writeln!(
+            out,
+            "  the proof walk met {} cycle{} of stored proofs justifying each other (carried \
+             from the solves before): their entries dropped and searched again",
+            s.cycles,
+            if s.cycles == 1 { "" } else { "s" }
+        )?;
+    }
     if s.restarted {
         writeln!(
             out,
             "  the proof could not be written from the carried table (its proofs justify each \
-             other in a cycle): solved again from an empty table"
+             other in cycles): solved again from an empty table"
         )?;
     }
     if s.proof_nodes > 0 {

@@ -295,6 +295,12 @@ impl<'a> Search<'a> {
         self.leaf(pos, q)
     }
 
+    /// Drops the stored result of the position with this hash (for the prover): for a proof
+    /// walk that found stored proofs justifying each other in a cycle.
+    pub fn forget(&mut self, hash: u64) {
+        self.tt.remove(key(hash, self.prover));
+    }
+
     /// The tables' verdict on a position, for the prover at count `q` (see the module
     /// documentation): `None` when they do not hold it.
     pub fn table_verdict(&self, pos: &Position, q: u32) -> Option<Num> {
