@@ -530,16 +530,20 @@ mod tests {
         assert_eq!(tt.most_entries(), (8 << 20) / 64 * BUCKET);
     }
 
-    #[test]
-    fn entries_carried_over_are_replaced_first_until_stored_again() {
-        let mut tt = Tt::new(0);
-        let solved = |key| Entry {
+    /// A proof of `key` with much work below it.
+    fn solved(key: u64) -> Entry {
+        Entry {
             key,
             pn: 0,
             dn: INF,
             work: 1_000_000,
             ..Entry::default()
-        };
+        }
+    }
+
+    #[test]
+    fn entries_carried_over_are_replaced_first_until_stored_again() {
+        let mut tt = Tt::new(0);
         let open = |key| Entry {
             key,
             pn: 2,
@@ -569,23 +573,16 @@ mod tests {
     #[test]
     fn a_removed_entry_frees_its_slot() {
         let mut tt = Tt::new(0);
-        let entry = |key| Entry {
-            key,
-            pn: 0,
-            dn: INF,
-            work: 1_000_000,
-            ..Entry::default()
-        };
-        tt.put_carried(entry(9));
-        tt.put(entry(17));
-        tt.put(entry(25));
+        tt.put_carried(solved(9));
+        tt.put(solved(17));
+        tt.put(solved(25));
         tt.remove(9);
         tt.remove(57); // not stored: nothing happens
         assert_eq!(tt.get(9), None);
         assert!(tt.get(17).is_some() && tt.get(25).is_some());
         assert_eq!(tt.used, 2);
         // The freed slot takes the next entry: nothing stored is replaced.
-        tt.put(entry(33));
+        tt.put(solved(33));
         assert!([17, 25, 33].iter().all(|&k| tt.get(k).is_some()));
         assert_eq!(tt.used, 3);
     }
