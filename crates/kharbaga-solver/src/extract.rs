@@ -137,8 +137,8 @@ pub fn extract(
         }
         // A repetition is within the last `q` positions (no capture or man move since).
         let hash = pos.hash();
-        let back = line.len().saturating_sub(q as usize);
         if fail_on_cycle {
+            let back = line.len().saturating_sub(q as usize);
             if let Some(i) = line[back..].iter().rposition(|&h| h == hash) {
                 return Err(ExtractError {
                     circular: true,

@@ -78,8 +78,9 @@ pub struct Solution {
     /// entries round the cycle were dropped, the root searched again if it was one of them,
     /// and the proof walked again.
     pub cycles: u32,
-    /// Whether the cycles went on past [`CYCLE_ROUNDS`], so the position was solved again
-    /// from an empty table (the searches of both attempts are in `searches`).
+    /// Whether the cycles went on past [`CYCLE_ROUNDS`] (or the root, dropped with a cycle,
+    /// was not proven again), so the position was solved again from an empty table (the
+    /// searches of both attempts are in `searches`).
     pub restarted: bool,
     /// The searches run, in order.
     pub searches: Vec<SearchReport>,
