@@ -73,6 +73,18 @@ pub struct ExtractError {
     pub cycle: Vec<u64>,
 }
 
+impl ExtractError {
+    /// A failure at `pos` for `reason`, not a circular one.
+    pub(crate) fn at(pos: &Position, reason: &str) -> ExtractError {
+        ExtractError {
+            position: pos.to_fen(),
+            reason: reason.to_string(),
+            circular: false,
+            cycle: Vec::new(),
+        }
+    }
+}
+
 impl std::fmt::Display for ExtractError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -124,7 +136,7 @@ pub fn extract(
         line.truncate(depth);
         steps += 1;
         if steps % LIMITS_EVERY == 0 && walk.search.over_limits() {
-            return Err(Walk::fail(&pos, "a limit stopped the walk"));
+            return Err(ExtractError::at(&pos, "a limit stopped the walk"));
         }
         if let Some(&(_, seen_q)) = walk.seen.get(&pos) {
             let covered = match claim {
@@ -143,7 +155,7 @@ pub fn extract(
                 return Err(ExtractError {
                     circular: true,
                     cycle: line[back + i..].to_vec(),
-                    ..Walk::fail(
+                    ..ExtractError::at(
                         &pos,
                         "the stored proofs come back to it: they justify each other",
                     )
@@ -239,15 +251,6 @@ impl Walk<'_, '_> {
         self.search.run(pos, q)
     }
 
-    fn fail(pos: &Position, reason: &str) -> ExtractError {
-        ExtractError {
-            position: pos.to_fen(),
-            reason: reason.to_string(),
-            circular: false,
-            cycle: Vec::new(),
-        }
-    }
-
     /// The claimant's move at `pos` (count `q`) from the stored results.
     fn best_stored(&mut self, pos: &Position, q: u32, moves: &[Move]) -> Stored {
         let mut best: Option<(u32, usize)> = None;
@@ -274,7 +277,7 @@ impl Walk<'_, '_> {
                 let (c, cq) = child(mv);
                 if self.is_leaf(&c, cq) {
                     if self.search.known(&c, cq).terminal() {
-                        return Err(Self::fail(
+                        return Err(ExtractError::at(
                             pos,
                             &format!("{mv} leaves the claimant without a move"),
                         ));
@@ -283,7 +286,10 @@ impl Walk<'_, '_> {
                 }
                 let num = self.status(&c, cq);
                 if !self.settled(&num) {
-                    return Err(Self::fail(pos, &format!("the reply {mv} is not settled")));
+                    return Err(ExtractError::at(
+                        pos,
+                        &format!("the reply {mv} is not settled"),
+                    ));
                 }
                 next.push((c, cq));
             }
@@ -311,7 +317,7 @@ impl Walk<'_, '_> {
                 self.settled(&num)
             }),
         };
-        let i = best.ok_or_else(|| Self::fail(pos, "no move keeps the claim"))?;
+        let i = best.ok_or_else(|| ExtractError::at(pos, "no move keeps the claim"))?;
         let (c, cq) = child(&moves[i]);
         Ok((Some(moves[i]), vec![(c, cq)]))
     }

@@ -345,12 +345,10 @@ impl Solver<'_> {
         match verdict {
             Some(verdict) => Ok((verdict, proof)),
             None if aborted => Err(Cut::Limit),
-            None => Err(Cut::Failed(ExtractError {
-                position: pos.to_fen(),
-                reason: "no move of the proven winner is proven".to_string(),
-                circular: false,
-                cycle: Vec::new(),
-            })),
+            None => Err(Cut::Failed(ExtractError::at(
+                pos,
+                "no move of the proven winner is proven",
+            ))),
         }
     }
 
