@@ -166,21 +166,32 @@ impl Sink for Vec<Move> {
 /// whose captures are all single hops go to [`Sink::single_hops`], without a search, after
 /// the sequences of the men searched and before the Mullahs'.
 pub(crate) fn capture_sequences(pos: &Position, rules: &Rules, sink: &mut impl Sink) {
-    let us = pos.turn();
     let (searched, singles) = split_men(pos, rules);
+    let mullahs = pos.mullahs(pos.turn());
+    if (searched | mullahs).is_empty() {
+        // Nothing to search (the common case): no search state to set up.
+        single_hops(sink, &singles);
+        return;
+    }
     let mut search = CaptureSearch::new(pos, rules, sink);
     for from in searched {
         search.start(from);
         search.man(from, Bitboard::EMPTY);
     }
-    for (d, &starts) in Direction::ALL.iter().zip(&singles) {
-        if starts.any() {
-            search.sink.single_hops(*d, starts);
-        }
-    }
-    for from in pos.mullahs(us) {
+    single_hops(search.sink, &singles);
+    for from in mullahs {
         search.start(from);
         search.mullah(from, Bitboard::EMPTY, None);
+    }
+}
+
+/// Gives `sink` the single hops of the men in `singles` (by direction index).
+#[inline(always)]
+fn single_hops(sink: &mut impl Sink, singles: &[Bitboard; 8]) {
+    for (d, &starts) in Direction::ALL.iter().zip(singles) {
+        if starts.any() {
+            sink.single_hops(*d, starts);
+        }
     }
 }
 
