@@ -281,7 +281,9 @@ impl Position {
 
     /// The position after `mv`, which must be a legal move of this position (the result is
     /// unspecified otherwise).
-    #[inline]
+    // Always inlined: as a call it saved and restored six registers around 60 instructions
+    // of work (callgrind: perft 3.4% and the solver 2.1% fewer instructions inlined).
+    #[inline(always)]
     pub fn play(&self, mv: &Move) -> Position {
         let us = self.turn;
         let them = !us;
