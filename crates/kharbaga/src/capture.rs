@@ -118,7 +118,7 @@ const MEN_WHITE_NOT_BACK: [Bitboard; 8] = direction_masks(&WHITE_NOT_BACK);
 /// from `land` exists exactly when a man on `land` could hop in the start position: the
 /// set `goes_on` below. A man that lands on its promotion rank with [`BackRank::Promote`]
 /// stops there.
-#[inline]
+#[inline(always)]
 fn split_men(pos: &Position, rules: &Rules) -> (Bitboard, [Bitboard; 8]) {
     let us = pos.turn();
     let starts = hop_starts(rules, us, pos.pieces(!us), pos.empty());

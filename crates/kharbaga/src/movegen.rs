@@ -291,6 +291,7 @@ impl DistinctCaptures {
 }
 
 impl Sink for DistinctCaptures {
+    #[inline(always)]
     fn emit(&mut self, from: Point, path: &[Point], captured: Bitboard) {
         if !self.counts(captured.count()) {
             return;
